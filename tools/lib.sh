@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/lib.sh - shell functions shared by the tools/ verbs; sourced, never run.
+# Guarantees: every verb sees the same paths (ROOT, WORK, SRC, BUILD), the same
+# pinned source facts (configs/source.conf) and the same message style.
+# Does not: change anything on disk by itself.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SOURCE_CONF=${SOURCE_CONF:-$ROOT/configs/source.conf}
+# shellcheck source=../configs/source.conf
+. "$SOURCE_CONF"
+
+# Everything generated lives outside the checkout, under WORK.
+WORK=${WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/atomic-from-ptr}
+SRC=$WORK/src/$SOURCE_TOPDIR
+BUILD=$WORK/build
+RESULTS=$WORK/results
+STAMPS=$WORK/stamps
+BRANCH=${BRANCH:-atomic-from-ptr}
+BASE_TAG=atomic-from-ptr-base
+export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
+
+info() { printf '==> %s\n' "$*"; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() {
+	printf 'error: %s\n' "$1" >&2
+	shift
+	local line
+	for line in "$@"; do
+		printf '  %s\n' "$line" >&2
+	done
+	exit 1
+}
+
+case "$WORK/" in
+"$ROOT"/*) die "WORK=$WORK is inside the checkout $ROOT." \
+	"The kernel tree never enters the repo: set WORK to a directory outside it." ;;
+esac
+
+# Fixed identity for commits the tools make, so hashes are reproducible.
+with_fixed_ident() {
+	GIT_AUTHOR_NAME=$BASE_IDENT_NAME GIT_AUTHOR_EMAIL=$BASE_IDENT_EMAIL \
+	GIT_AUTHOR_DATE=$BASE_DATE GIT_COMMITTER_NAME=$BASE_IDENT_NAME \
+	GIT_COMMITTER_EMAIL=$BASE_IDENT_EMAIL GIT_COMMITTER_DATE=$BASE_DATE \
+		"$@"
+}
+
+# git in the work tree, immune to the user's global hooks and signing config.
+kgit() {
+	git -C "$SRC" -c core.hooksPath=/dev/null -c commit.gpgSign=false \
+		-c user.useConfigOnly=false "$@"
+}
+
+# True when $SRC is a git tree this project made: its root commit is BASE_COMMIT.
+is_our_tree() {
+	[ -d "$SRC/.git" ] || return 1
+	local root
+	root=$(git -C "$SRC" rev-list --max-parents=0 HEAD 2>/dev/null | tail -n 1) || return 1
+	[ -n "$BASE_COMMIT" ] && [ "$root" = "$BASE_COMMIT" ]
+}
+
+require_our_tree() {
+	is_our_tree || die "$SRC is not a tree made by tools/prepare (root commit is not $BASE_COMMIT)." \
+		"Run 'make prepare', or point WORK= at the work dir that holds the prepared tree."
+}
+
+# Refuse to touch a tree with uncommitted changes to tracked files.
+require_clean_tree() {
+	local dirty
+	dirty=$(git -C "$SRC" status --porcelain --untracked-files=no)
+	[ -z "$dirty" ] || die "$SRC has uncommitted changes; nothing was touched:" \
+		"$(printf '%s\n' "$dirty" | head -n 5)" \
+		"Commit them (and 'make export' if they belong in the series) or stash them, then rerun."
+}
