@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The single entry point. Every target is a thin call into one tools/ verb.
+# Everything generated lands under WORK, outside this checkout.
+
+# WORK (default ~/.cache/atomic-from-ptr, see tools/lib.sh) is handed to the
+# tools when set on the command line or in the environment.
+ARCH ?= x86_64
+export WORK
+
+PHONY :=
+
+PHONY += all
+all: ## Main job: prepare the tree, apply the series, boot KUnit in QEMU (x86_64)
+	@tools/run main
+
+PHONY += test
+test: ## All tests: export check, tool self-tests, KUnit in QEMU; ends 'N passed, N failed'
+	@tools/run test
+
+PHONY += install-deps
+install-deps: ## Install the Debian packages in configs/packages (apt-get)
+	@tools/install-deps
+
+PHONY += prepare
+prepare: ## Unpack the pinned linux-source-6.1 into $(WORK)/src as a git tree
+	@tools/prepare
+
+PHONY += apply
+apply: prepare ## (Re)build branch atomic-from-ptr: base + patches/series (git am)
+	@tools/apply
+
+PHONY += export
+export: ## Write branch atomic-from-ptr back into patches/ (byte-stable)
+	@tools/export
+
+PHONY += check-export
+check-export: prepare ## Re-apply, re-export to a temp dir, fail unless identical
+	@tools/export --check
+
+PHONY += kunit
+kunit: apply ## Build and boot the KUnit suites in QEMU for ARCH (x86_64, arm64)
+	@tools/kunit $(ARCH)
+
+PHONY += selftest
+selftest: ## Unit tests of the tools themselves (no kernel needed)
+	@tools/selftest
+
+PHONY += help
+help: ## This list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 16
+	@echo "Variables: WORK=$${WORK:-~/.cache/atomic-from-ptr}  ARCH=$(ARCH)"
+
+.PHONY: $(PHONY)

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The two pipelines behind the README's commands, and their summary table.
+
+Guarantees: steps run in order, each announced as '[N/M]'; a step marked
+'needed' that fails turns every later step into NOT RUN (counted as failed);
+KUnit steps count each test case from kunit.py's JSON, other steps count as
+one check; the last line printed is 'N passed, N failed[, N skipped]'.
+Does not: parse kernel logs or retry anything.
+"""
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import kunit_counts  # noqa: E402
+
+
+@dataclass
+class Step:
+    label: str
+    argv: List[str]
+    needed: bool = False          # later steps cannot run without it
+    kunit_json: Optional[str] = None  # counts come from this file
+
+
+def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
+    tool = lambda name, *a: [os.path.join(root, 'tools', name), *a]  # noqa: E731
+    prepare = [Step('prepare source', tool('prepare'), needed=True),
+               Step('apply series', tool('apply'), needed=True)]
+    kunit_x86 = Step('kunit x86_64 (QEMU)', tool('kunit', 'x86_64'),
+                     kunit_json=os.path.join(results, 'kunit-x86_64.json'))
+    if pipeline == 'main':
+        return prepare + [kunit_x86]
+    if pipeline == 'test':
+        return prepare + [
+            Step('export check', tool('export', '--check')),
+            Step('tool self-tests', tool('selftest')),
+            kunit_x86,
+        ]
+    raise SystemExit(f'error: unknown pipeline {pipeline!r}; use main or test')
+
+
+def run(steps: List[Step]) -> int:
+    rows: List[Tuple[str, str, float, str]] = []
+    passed = failed = skipped = 0
+    blocked = ''
+    for i, step in enumerate(steps, 1):
+        if blocked:
+            rows.append((step.label, 'NOT RUN', 0.0, f'needs {blocked}'))
+            failed += 1
+            continue
+        print(f'\n==> [{i}/{len(steps)}] {step.label}', flush=True)
+        t0 = time.monotonic()
+        rc = subprocess.run(step.argv, stdin=subprocess.DEVNULL).returncode
+        secs = time.monotonic() - t0
+        detail = ''
+        if step.kunit_json:
+            try:
+                c = kunit_counts.load(step.kunit_json)
+                passed, failed, skipped = passed + c.passed, failed + c.failed, skipped + c.skipped
+                detail = f'{c.passed} passed, {c.failed} failed, {c.skipped} skipped'
+                if rc and not c.failed:
+                    failed += 1
+                    detail += f'; exit status {rc}'
+            except (OSError, ValueError):
+                failed += 1
+                detail = 'no results (build or boot failed)'
+        elif rc == 0:
+            passed += 1
+        else:
+            failed += 1
+        status = 'PASS' if rc == 0 else 'FAIL'
+        rows.append((step.label, status, secs, detail))
+        if rc and step.needed:
+            blocked = step.label
+    width = max(len(r[0]) for r in rows)
+    print(f'\n{"step":<{width}}  {"status":<7}  {"time":>7}  tests')
+    print(f'{"-" * width}  -------  -------  -----')
+    for label, status, secs, detail in rows:
+        print(f'{label:<{width}}  {status:<7}  {secs:>6.1f}s  {detail}')
+    print(f'{"total":<{width}}  {"":<7}  {sum(r[2] for r in rows):>6.1f}s')
+    line = f'{passed} passed, {failed} failed'
+    print(line + (f', {skipped} skipped' if skipped else ''))
+    return 0 if failed == 0 else 1
+
+
+def main(argv: List[str]) -> int:
+    if len(argv) != 2:
+        print('usage: tools/run main|test', file=sys.stderr)
+        return 2
+    return run(steps_for(argv[1], os.environ['ROOT'], os.environ['RESULTS']))
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
