@@ -25,10 +25,7 @@ warn() { printf 'warning: %s\n' "$*" >&2; }
 die() {
 	printf 'error: %s\n' "$1" >&2
 	shift
-	local line
-	for line in "$@"; do
-		printf '  %s\n' "$line" >&2
-	done
+	printf '%s\n' "$@" | sed 's/^/  /' >&2
 	exit 1
 }
 
