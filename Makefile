@@ -6,6 +6,7 @@
 # WORK (default ~/.cache/atomic-from-ptr, see tools/lib.sh) is handed to the
 # tools when set on the command line or in the environment.
 ARCH ?= x86_64
+CF_ARCHES ?=
 export WORK
 
 PHONY :=
@@ -41,6 +42,10 @@ check-export: prepare ## Re-apply, re-export to a temp dir, fail unless identica
 PHONY += kunit
 kunit: apply ## Build and boot the KUnit suites in QEMU for ARCH (x86_64, arm64)
 	@tools/kunit $(ARCH)
+
+PHONY += compile-fail
+compile-fail: apply ## Misuse must fail with the named message, valid use compile clean (x86_64 i386 arm64)
+	@tools/compile-fail $(CF_ARCHES)
 
 PHONY += selftest
 selftest: ## Unit tests of the tools themselves (no kernel needed)

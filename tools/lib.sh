@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # variables are for the verbs that source this
 #
 # tools/lib.sh - shell functions shared by the tools/ verbs; sourced, never run.
 # Guarantees: every verb sees the same paths (ROOT, WORK, SRC, BUILD), the same
@@ -7,7 +8,7 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SOURCE_CONF=${SOURCE_CONF:-$ROOT/configs/source.conf}
-# shellcheck source=../configs/source.conf
+# shellcheck source=configs/source.conf
 . "$SOURCE_CONF"
 
 # Everything generated lives outside the checkout, under WORK.

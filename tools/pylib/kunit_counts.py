@@ -50,6 +50,13 @@ def load(path: str) -> Counts:
         return count_group(json.load(f), Counts())
 
 
+def load_counts(path: str) -> Counts:
+    """Totals written by a suite that is not KUnit (e.g. compile-fail)."""
+    with open(path) as f:
+        d = json.load(f)
+    return Counts(int(d['passed']), int(d['failed']), int(d.get('skipped', 0)))
+
+
 def main(argv: List[str]) -> int:
     if len(argv) != 2:
         print('usage: kunit_counts.py FILE.json', file=sys.stderr)

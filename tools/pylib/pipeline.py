@@ -25,7 +25,8 @@ class Step:
     label: str
     argv: List[str]
     needed: bool = False          # later steps cannot run without it
-    kunit_json: Optional[str] = None  # counts come from this file
+    kunit_json: Optional[str] = None  # counts come from this kunit.py --json file
+    counts_json: Optional[str] = None  # or from this {"passed", "failed", "skipped"} file
 
 
 def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
@@ -40,6 +41,8 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
         return prepare + [
             Step('export check', tool('export', '--check')),
             Step('tool self-tests', tool('selftest')),
+            Step('compile-fail x86_64 i386 arm64', tool('compile-fail'),
+                 counts_json=os.path.join(results, 'compile-fail.counts.json')),
             kunit_x86,
         ]
     raise SystemExit(f'error: unknown pipeline {pipeline!r}; use main or test')
@@ -55,13 +58,17 @@ def run(steps: List[Step]) -> int:
             failed += 1
             continue
         print(f'\n==> [{i}/{len(steps)}] {step.label}', flush=True)
+        for stale in (step.kunit_json, step.counts_json):
+            if stale and os.path.exists(stale):
+                os.unlink(stale)
         t0 = time.monotonic()
         rc = subprocess.run(step.argv, stdin=subprocess.DEVNULL).returncode
         secs = time.monotonic() - t0
         detail = ''
-        if step.kunit_json:
+        if step.kunit_json or step.counts_json:
             try:
-                c = kunit_counts.load(step.kunit_json)
+                c = (kunit_counts.load(step.kunit_json) if step.kunit_json
+                     else kunit_counts.load_counts(step.counts_json))
                 passed, failed, skipped = passed + c.passed, failed + c.failed, skipped + c.skipped
                 detail = f'{c.passed} passed, {c.failed} failed, {c.skipped} skipped'
                 if rc and not c.failed:

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compile-fail and compile-ok cases for the atomic_*_from_ptr() accessors,
+ * built by tools/compile-fail as an external module against the patched,
+ * configured tree, one case per object (-DCASE_<name>).
+ *
+ * Each case is announced by one line, which tools/compile-fail parses:
+ *
+ *   CASE <name> <expect> [only=ARCH,...] [not=ARCH,...]
+ *
+ * <expect> is OK (must compile without any warning) or FAIL:"text" (must fail
+ * to compile, and the compiler's output must contain text). ARCH is a file
+ * name in kunit/arch/ or i386.
+ */
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/module.h>
+#include <linux/types.h>
+
+struct two_ints { int a, b; };
+struct one_int { int a; };
+union word { u32 w; u8 b[4]; };
+struct __packed packed { u8 c; u32 v; u8 small; };
+struct bits { unsigned int b:3; };
+typedef u32 __aligned(1) unaligned_u32;
+enum state { IDLE, BUSY };
+
+/* The object is a global so no case can be optimised into a no-op. */
+#define DEFINE_CASE(body) void compile_case(void); void compile_case(void) { body }
+
+/* ---- misuse: each must fail with the named message ---- */
+
+/* CASE struct_load FAIL:"atomic_load_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
+#ifdef CASE_struct_load
+struct one_int obj;
+DEFINE_CASE(struct one_int v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
+#endif
+
+/* CASE struct_store FAIL:"atomic_store_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
+#ifdef CASE_struct_store
+struct one_int obj, val;
+DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, val);)
+#endif
+
+/* CASE wide_struct_acquire FAIL:"atomic_load_acquire_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
+#ifdef CASE_wide_struct_acquire
+struct two_ints obj;
+DEFINE_CASE(struct two_ints v = atomic_load_acquire_from_ptr(&obj); (void)v;)
+#endif
+
+/* CASE union_load FAIL:"atomic_load_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
+#ifdef CASE_union_load
+union word obj;
+DEFINE_CASE(union word v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
+#endif
+
+/* CASE union_release FAIL:"atomic_store_release_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
+#ifdef CASE_union_release
+union word obj, val;
+DEFINE_CASE(atomic_store_release_from_ptr(&obj, val);)
+#endif
+
+/* CASE array_load FAIL:"atomic_load_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
+#ifdef CASE_array_load
+u8 obj[4];
+DEFINE_CASE(u8 *v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
+#endif
+
+/* CASE word_sized_array_store FAIL:"atomic_store_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
+#ifdef CASE_word_sized_array_store
+u32 obj[1];
+DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, 0);)
+#endif
+
+/* CASE float_load FAIL:"atomic_load_relaxed_from_ptr(): *p must not be floating point" */
+#ifdef CASE_float_load
+float obj;
+DEFINE_CASE(float v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
+#endif
+
+/* CASE double_store FAIL:"atomic_store_release_from_ptr(): *p must not be floating point" */
+#ifdef CASE_double_store
+double obj;
+DEFINE_CASE(atomic_store_release_from_ptr(&obj, 0);)
+#endif
+
+/* CASE u64_load_32bit FAIL:"atomic_load_relaxed_from_ptr(): *p is wider than a machine word and would tear" only=i386 */
+#ifdef CASE_u64_load_32bit
+u64 obj;
+DEFINE_CASE(u64 v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
+#endif
+
+/* CASE s64_store_32bit FAIL:"atomic_store_relaxed_from_ptr(): *p is wider than a machine word and would tear" only=i386 */
+#ifdef CASE_s64_store_32bit
+s64 obj;
+DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, -1);)
+#endif
+
+/* CASE u64_acquire_32bit FAIL:"atomic_load_acquire_from_ptr(): *p is wider than a machine word and would tear" only=i386 */
+#ifdef CASE_u64_acquire_32bit
+u64 obj;
+DEFINE_CASE(u64 v = atomic_load_acquire_from_ptr(&obj); (void)v;)
+#endif
+
+/* CASE int128_load FAIL:"atomic_load_relaxed_from_ptr(): *p is wider than a machine word and would tear" not=i386 */
+#ifdef CASE_int128_load
+unsigned __int128 obj;
+DEFINE_CASE(unsigned __int128 v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
+#endif
+
+/* CASE packed_member_load FAIL:"atomic_load_relaxed_from_ptr(): *p is under-aligned (a packed member?) and may tear" */
+#ifdef CASE_packed_member_load
+struct packed obj;
+DEFINE_CASE(u32 v = atomic_load_relaxed_from_ptr(&obj.v); (void)v;)
+#endif
+
+/* CASE packed_member_release FAIL:"atomic_store_release_from_ptr(): *p is under-aligned (a packed member?) and may tear" */
+#ifdef CASE_packed_member_release
+struct packed *objp;
+DEFINE_CASE(atomic_store_release_from_ptr(&objp->v, 1);)
+#endif
+
+/* CASE underaligned_typedef_load FAIL:"atomic_load_acquire_from_ptr(): *p is under-aligned (a packed member?) and may tear" */
+#ifdef CASE_underaligned_typedef_load
+unaligned_u32 obj;
+DEFINE_CASE(u32 v = atomic_load_acquire_from_ptr(&obj); (void)v;)
+#endif
+
+/* CASE const_store FAIL:"atomic_store_relaxed_from_ptr(): *p is const and cannot be stored to" */
+#ifdef CASE_const_store
+const u32 obj;
+DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, 1);)
+#endif
+
+/* CASE const_release FAIL:"atomic_store_release_from_ptr(): *p is const and cannot be stored to" */
+#ifdef CASE_const_release
+const bool obj;
+DEFINE_CASE(atomic_store_release_from_ptr(&obj, true);)
+#endif
+
+/* CASE const_pointer_store FAIL:"atomic_store_relaxed_from_ptr(): *p is const and cannot be stored to" */
+#ifdef CASE_const_pointer_store
+int target;
+int *const obj = &target;
+DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, NULL);)
+#endif
+
+/* CASE bitfield_load FAIL:"cannot take address of bit-field" */
+#ifdef CASE_bitfield_load
+struct bits obj;
+DEFINE_CASE(unsigned int v = atomic_load_relaxed_from_ptr(&obj.b); (void)v;)
+#endif
+
+/* CASE store_incompatible_pointer FAIL:"incompatible-pointer-types" */
+#ifdef CASE_store_incompatible_pointer
+int *obj;
+long target;
+DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, &target);)
+#endif
+
+/* ---- valid: each must compile without a warning ---- */
+
+/* CASE ok_small_integers OK */
+#ifdef CASE_ok_small_integers
+u8 a; s8 b; u16 c; s16 d; char e;
+DEFINE_CASE(
+	atomic_store_relaxed_from_ptr(&a, atomic_load_relaxed_from_ptr(&b));
+	atomic_store_release_from_ptr(&b, atomic_load_acquire_from_ptr(&a));
+	atomic_store_relaxed_from_ptr(&c, atomic_load_acquire_from_ptr(&d));
+	atomic_store_release_from_ptr(&d, atomic_load_relaxed_from_ptr(&c));
+	atomic_store_relaxed_from_ptr(&e, 'x');)
+#endif
+
+/* CASE ok_int_and_long OK */
+#ifdef CASE_ok_int_and_long
+u32 a; s32 b; unsigned long c; long d;
+DEFINE_CASE(
+	atomic_store_relaxed_from_ptr(&a, atomic_load_relaxed_from_ptr(&b));
+	atomic_store_release_from_ptr(&b, atomic_load_acquire_from_ptr(&a));
+	atomic_store_relaxed_from_ptr(&c, atomic_load_acquire_from_ptr(&d));
+	atomic_store_release_from_ptr(&d, atomic_load_relaxed_from_ptr(&c));)
+#endif
+
+/* CASE ok_u64_on_64bit OK not=i386 */
+#ifdef CASE_ok_u64_on_64bit
+u64 a; s64 b;
+DEFINE_CASE(
+	atomic_store_relaxed_from_ptr(&a, atomic_load_acquire_from_ptr(&b));
+	atomic_store_release_from_ptr(&b, atomic_load_relaxed_from_ptr(&a));)
+#endif
+
+/* CASE ok_bool OK */
+#ifdef CASE_ok_bool
+bool flag;
+int hits;
+DEFINE_CASE(
+	atomic_store_release_from_ptr(&flag, true);
+	if (atomic_load_acquire_from_ptr(&flag))
+		hits++;
+	atomic_store_relaxed_from_ptr(&flag, !atomic_load_relaxed_from_ptr(&flag));)
+#endif
+
+/* CASE ok_enum OK */
+#ifdef CASE_ok_enum
+enum state st;
+DEFINE_CASE(
+	atomic_store_relaxed_from_ptr(&st, BUSY);
+	atomic_store_release_from_ptr(&st, atomic_load_acquire_from_ptr(&st) == BUSY ? IDLE : BUSY);)
+#endif
+
+/* CASE ok_pointers OK */
+#ifdef CASE_ok_pointers
+int target;
+int *p;
+const int *cp;
+void *vp;
+DEFINE_CASE(
+	atomic_store_relaxed_from_ptr(&p, &target);
+	atomic_store_release_from_ptr(&cp, atomic_load_acquire_from_ptr(&p));
+	atomic_store_relaxed_from_ptr(&vp, atomic_load_relaxed_from_ptr(&cp) ? NULL : &target);)
+#endif
+
+/* CASE ok_function_pointer OK */
+#ifdef CASE_ok_function_pointer
+static int callee(int x) { return x; }
+int (*fn)(int);
+int out;
+DEFINE_CASE(
+	atomic_store_release_from_ptr(&fn, callee);
+	out = atomic_load_acquire_from_ptr(&fn)(1);
+	out += atomic_load_relaxed_from_ptr(&fn)(2);)
+#endif
+
+/* CASE ok_const_loads OK */
+#ifdef CASE_ok_const_loads
+const u32 c = 1;
+const bool cb = true;
+int *const cptr = NULL;
+u32 out;
+DEFINE_CASE(
+	out = atomic_load_relaxed_from_ptr(&c) + atomic_load_acquire_from_ptr(&cb);
+	out += atomic_load_relaxed_from_ptr(&cptr) != NULL;)
+#endif
+
+/* CASE ok_volatile_loads OK */
+#ifdef CASE_ok_volatile_loads
+volatile u32 v;
+const volatile u16 cv;
+u32 out;
+DEFINE_CASE(
+	out = atomic_load_relaxed_from_ptr(&v) + atomic_load_acquire_from_ptr(&cv);
+	atomic_store_relaxed_from_ptr(&v, out);)
+#endif
+
+/* CASE ok_struct_members OK */
+#ifdef CASE_ok_struct_members
+struct two_ints s;
+struct two_ints *sp = &s;
+struct packed pk;
+DEFINE_CASE(
+	atomic_store_relaxed_from_ptr(&sp->b, atomic_load_relaxed_from_ptr(&s.a));
+	atomic_store_release_from_ptr(&pk.c, atomic_load_acquire_from_ptr(&pk.small));)
+#endif
+
+/* CASE ok_store_converts_silently OK */
+#ifdef CASE_ok_store_converts_silently
+u8 narrow;
+s16 half;
+int wide = 0x12345;
+DEFINE_CASE(
+	atomic_store_relaxed_from_ptr(&narrow, wide);
+	atomic_store_release_from_ptr(&half, wide);)
+#endif
+
+/* CASE ok_pointer_expression_with_side_effects OK */
+#ifdef CASE_ok_pointer_expression_with_side_effects
+u32 arr[8];
+int i;
+DEFINE_CASE(
+	u32 v;
+
+	atomic_store_relaxed_from_ptr(&arr[i++], 1);
+	v = atomic_load_acquire_from_ptr(&arr[i++]);
+	atomic_store_release_from_ptr(&arr[i++], v);)
+#endif
+
+MODULE_LICENSE("GPL");

@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The compile-fail suite: build each case of tools/compile-fail.c per arch.
+
+Guarantees: a FAIL case passes only if the compiler fails and its output
+contains the expected text; an OK case passes only if it compiles with no
+'warning:' line; a case that times out fails. Every arch prints 'N of M'
+progress and a table; $RESULTS/compile-fail.counts.json holds the totals for
+the pipeline summary.
+Does not: decide which arches exist (kunit/arch/ does, via tools/compile-fail).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+CASE_RE = re.compile(r'^/\* CASE (\w+) (OK|FAIL:"([^"]*)")((?: (?:only|not)=[\w,]+)*) \*/$')
+
+
+@dataclass
+class Case:
+    name: str
+    expect: Optional[str]   # None: must compile cleanly
+    only: List[str]
+    never: List[str]
+
+    def applies(self, arch: str) -> bool:
+        return (not self.only or arch in self.only) and arch not in self.never
+
+
+def parse_cases(text: str) -> List[Case]:
+    cases = []
+    for line in text.splitlines():
+        if not line.startswith('/* CASE '):
+            continue
+        m = CASE_RE.match(line)
+        if not m:
+            raise SystemExit(f'error: tools/compile-fail.c: cannot parse case line: {line}')
+        only, never = [], []
+        for opt in m.group(4).split():
+            key, _, vals = opt.partition('=')
+            (only if key == 'only' else never).extend(vals.split(','))
+        cases.append(Case(m.group(1), m.group(3) if m.group(2) != 'OK' else None, only, never))
+    names = [c.name for c in cases]
+    dupes = {n for n in names if names.count(n) > 1}
+    if dupes:
+        raise SystemExit(f'error: tools/compile-fail.c: duplicate case names {sorted(dupes)}')
+    return cases
+
+
+def judge(case: Case, rc: int, output: str) -> Tuple[bool, str]:
+    """(passed, the line that shows why) for one compile."""
+    lines = output.splitlines()
+    if case.expect is None:
+        warnings = [ln for ln in lines if 'warning:' in ln or 'error:' in ln]
+        if rc == 0 and not warnings:
+            return True, 'compiled, no warnings'
+        return False, (warnings[0] if warnings else f'exit status {rc}')
+    hit = next((ln for ln in lines if case.expect in ln), None)
+    if rc != 0 and hit:
+        return True, hit
+    if rc == 0:
+        return False, 'compiled, but must not'
+    first = next((ln for ln in lines if 'error:' in ln), f'exit status {rc}')
+    return False, f'failed without the expected text; first error: {first}'
+
+
+def short(line: str) -> str:
+    """Compiler line without the directory part of its file name."""
+    return re.sub(r'^\S*/([^/\s]+:\d+:\d+:)', r'\1', line.strip())
+
+
+def prepare_build(arch, make_arch, cross, cc, src, build, frag, tip) -> Path:
+    """Configure and modules_prepare a build dir once per series tip."""
+    out = Path(build) / f'compile-fail-{arch}'
+    stamp = out / '.compile-fail-stamp'
+    key = f'{tip} {make_arch} {cross} {cc}\n{Path(frag).read_text()}'
+    if stamp.exists() and stamp.read_text() == key:
+        print(f'  build dir {out}: prepared for this series tip')
+        return out
+    out.mkdir(parents=True, exist_ok=True)
+    make = ['make', '-s', '-C', src, f'O={out}', f'ARCH={make_arch}', f'CC={cc}',
+            f'-j{os.cpu_count() or 1}']
+    if cross:
+        make.append(f'CROSS_COMPILE={cross}')
+    env = dict(os.environ, ARCH=make_arch)
+    steps = [make + ['tinyconfig'],
+             [f'{src}/scripts/kconfig/merge_config.sh', '-m', '-O', str(out),
+              str(out / '.config'), frag],
+             make + ['olddefconfig'],
+             make + ['modules_prepare']]
+    for i, argv in enumerate(steps, 1):
+        print(f'  prepare {arch} [{i}/{len(steps)}]: {" ".join(argv[argv.index(src) + 1:] if src in argv else argv)}', flush=True)
+        p = subprocess.run(argv, cwd=src, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if p.returncode:
+            print(p.stdout[-3000:])
+            raise SystemExit(f'error: preparing {out} failed at: {" ".join(argv)}')
+    missing = [o for o in ('CONFIG_MODULES=y',) if o not in (out / '.config').read_text()]
+    if missing:
+        raise SystemExit(f'error: {out}/.config lacks {missing} after merge_config.sh')
+    stamp.write_text(key)
+    return out
+
+
+def run_arch(spec: str, cases: List[Case], cases_c: Path, env) -> Tuple[int, int, List[str]]:
+    arch, make_arch, cross, cc = spec.split('\t')
+    out = prepare_build(arch, make_arch, cross, cc, env['SRC'], env['BUILD'],
+                        os.path.join(env['ROOT'], 'configs', 'compile-fail.config'), env['TIP'])
+    mod = out / 'compile-fail-module'
+    shutil.rmtree(mod, ignore_errors=True)
+    mod.mkdir()
+    shutil.copy(cases_c, mod / 'cases.c')
+    mine = [c for c in cases if c.applies(arch)]
+    for c in mine:
+        (mod / f'case_{c.name}.c').write_text(f'#define CASE_{c.name}\n#include "cases.c"\n')
+    (mod / 'Kbuild').write_text(''.join(f'obj-m += case_{c.name}.o\n' for c in mine))
+    base = ['make', '-C', str(out), f'M={mod}', f'ARCH={make_arch}', f'CC={cc}']
+    if cross:
+        base.append(f'CROSS_COMPILE={cross}')
+
+    def one(c: Case):
+        try:
+            p = subprocess.run(base + [f'case_{c.name}.o'], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=300)
+            return c, judge(c, p.returncode, p.stdout)
+        except subprocess.TimeoutExpired:
+            return c, (False, 'timed out after 300 s')
+
+    rows, passed, failed = [], 0, 0
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for i, (c, (ok, why)) in enumerate(pool.map(one, mine), 1):
+            status = 'PASS' if ok else 'FAIL'
+            passed, failed = passed + ok, failed + (not ok)
+            kind = 'misuse' if c.expect else 'valid'
+            print(f'  [{i}/{len(mine)}] {arch} {c.name} ({kind}): {status}', flush=True)
+            rows.append(f'{status}  {arch:<7} {kind:<6} {c.name:<34} {short(why)}')
+    secs = time.monotonic() - t0
+    skipped = [c.name for c in cases if not c.applies(arch)]
+    rows.append(f'       {arch:<7} {len(mine)} cases in {secs:.1f}s; not for this arch: '
+                f'{", ".join(skipped) or "none"}')
+    Path(env['RESULTS'], f'compile-fail-{arch}.txt').write_text('\n'.join(rows) + '\n')
+    return passed, failed, rows
+
+
+def main(argv: List[str]) -> int:
+    env = os.environ
+    cases_c = Path(env['ROOT']) / 'tools' / 'compile-fail.c'
+    cases = parse_cases(cases_c.read_text())
+    Path(env['RESULTS']).mkdir(parents=True, exist_ok=True)
+    n_fail = sum(1 for c in cases if c.expect)
+    print(f'==> compile-fail: {len(cases)} cases ({n_fail} misuse, '
+          f'{len(cases) - n_fail} valid) for {", ".join(a.split(chr(9))[0] for a in argv[1:])}')
+    total_p = total_f = 0
+    table: List[str] = []
+    for spec in argv[1:]:
+        p, f, rows = run_arch(spec, cases, cases_c, env)
+        total_p, total_f = total_p + p, total_f + f
+        table += rows
+    print('\n'.join(table))
+    print(f'compile-fail: {total_p} passed, {total_f} failed')
+    Path(env['RESULTS'], 'compile-fail.counts.json').write_text(
+        json.dumps({'passed': total_p, 'failed': total_f, 'skipped': 0}) + '\n')
+    return 0 if total_f == 0 and total_p > 0 else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests for compile_fail.py: case-line parsing and the verdict on one compile."""
+
+import unittest
+
+import compile_fail as cf
+
+SRC = '''/* CASE a_fail FAIL:"acc(): *p is const" only=i386 */
+/* CASE b_ok OK not=i386,arm64 */
+/* CASE c_ok OK */
+'''
+
+
+class ParseTest(unittest.TestCase):
+    def test_parse(self):
+        a, b, c = cf.parse_cases(SRC)
+        self.assertEqual((a.name, a.expect, a.only, a.never), ('a_fail', 'acc(): *p is const', ['i386'], []))
+        self.assertEqual((b.expect, b.only, b.never), (None, [], ['i386', 'arm64']))
+        self.assertTrue(a.applies('i386') and not a.applies('x86_64'))
+        self.assertTrue(b.applies('x86_64') and not b.applies('arm64'))
+        self.assertTrue(c.applies('arm64'))
+
+    def test_bad_line_and_duplicates_are_errors(self):
+        with self.assertRaises(SystemExit):
+            cf.parse_cases('/* CASE x MAYBE */\n')
+        with self.assertRaises(SystemExit):
+            cf.parse_cases('/* CASE x OK */\n/* CASE x OK */\n')
+
+
+class JudgeTest(unittest.TestCase):
+    fail = cf.Case('f', 'acc(): rule', [], [])
+    ok = cf.Case('o', None, [], [])
+
+    def test_fail_case_needs_failure_and_text(self):
+        self.assertEqual(cf.judge(self.fail, 2, 'x.c:1:2: error: static assertion failed: "acc(): rule"'),
+                         (True, 'x.c:1:2: error: static assertion failed: "acc(): rule"'))
+        self.assertFalse(cf.judge(self.fail, 2, 'x.c:1:2: error: something else')[0])
+        self.assertFalse(cf.judge(self.fail, 0, 'acc(): rule')[0])
+
+    def test_ok_case_needs_success_without_warnings(self):
+        self.assertTrue(cf.judge(self.ok, 0, '')[0])
+        self.assertFalse(cf.judge(self.ok, 0, 'x.c:3:1: warning: unused variable')[0])
+        self.assertFalse(cf.judge(self.ok, 2, '')[0])
+
+    def test_short_drops_directories(self):
+        self.assertEqual(cf.short('/a/b/case_x.c:4:5: error: e'), 'case_x.c:4:5: error: e')
+
+
+if __name__ == '__main__':
+    unittest.main()
