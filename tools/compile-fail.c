@@ -8,9 +8,10 @@
  *
  *   CASE <name> <expect> [only=ARCH,...] [not=ARCH,...]
  *
- * <expect> is OK (must compile without any warning) or FAIL:"text" (must fail
- * to compile, and the compiler's output must contain text). ARCH is a file
- * name in kunit/arch/ or i386.
+ * <expect> is OK (must compile without any warning), FAIL:"text" (must fail
+ * to compile, and the compiler's output must contain text) or SPARSE:"text"
+ * (must compile, and sparse, run with C=1, must print text). ARCH is a file
+ * name in kunit/arch/.
  */
 #include <linux/atomic.h>
 #include <linux/compiler.h>
@@ -156,6 +157,20 @@ DEFINE_CASE(unsigned int v = atomic_load_relaxed_from_ptr(&obj.b); (void)v;)
 int *obj;
 long target;
 DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, &target);)
+#endif
+
+/* ---- misuse only sparse sees: address spaces ---- */
+
+/* CASE iomem_load SPARSE:"address space '__iomem'" */
+#ifdef CASE_iomem_load
+u32 __iomem *reg;
+DEFINE_CASE(u32 v = atomic_load_relaxed_from_ptr(reg); (void)v;)
+#endif
+
+/* CASE user_store SPARSE:"address space '__user'" */
+#ifdef CASE_user_store
+u32 __user *uptr;
+DEFINE_CASE(atomic_store_release_from_ptr(uptr, 1);)
 #endif
 
 /* ---- valid: each must compile without a warning ---- */

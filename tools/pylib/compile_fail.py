@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-CASE_RE = re.compile(r'^/\* CASE (\w+) (OK|FAIL:"([^"]*)")((?: (?:only|not)=[\w,]+)*) \*/$')
+CASE_RE = re.compile(r'^/\* CASE (\w+) (OK|(FAIL|SPARSE):"([^"]*)")((?: (?:only|not)=[\w,]+)*) \*/$')
 
 
 @dataclass
@@ -30,6 +30,7 @@ class Case:
     expect: Optional[str]   # None: must compile cleanly
     only: List[str]
     never: List[str]
+    sparse: bool = False    # expect is a sparse warning on a clean compile
 
     def applies(self, arch: str) -> bool:
         return (not self.only or arch in self.only) and arch not in self.never
@@ -44,10 +45,10 @@ def parse_cases(text: str) -> List[Case]:
         if not m:
             raise SystemExit(f'error: tools/compile-fail.c: cannot parse case line: {line}')
         only, never = [], []
-        for opt in m.group(4).split():
+        for opt in m.group(5).split():
             key, _, vals = opt.partition('=')
             (only if key == 'only' else never).extend(vals.split(','))
-        cases.append(Case(m.group(1), m.group(3) if m.group(2) != 'OK' else None, only, never))
+        cases.append(Case(m.group(1), m.group(4), only, never, m.group(3) == 'SPARSE'))
     names = [c.name for c in cases]
     dupes = {n for n in names if names.count(n) > 1}
     if dupes:
@@ -64,6 +65,10 @@ def judge(case: Case, rc: int, output: str) -> Tuple[bool, str]:
             return True, 'compiled, no warnings'
         return False, (warnings[0] if warnings else f'exit status {rc}')
     hit = next((ln for ln in lines if case.expect in ln), None)
+    if case.sparse:
+        if rc == 0 and hit:
+            return True, hit
+        return False, (f'exit status {rc}' if rc else 'sparse did not warn as expected')
     if rc != 0 and hit:
         return True, hit
     if rc == 0:
@@ -128,7 +133,8 @@ def run_arch(spec: str, cases: List[Case], cases_c: Path, env) -> Tuple[int, int
 
     def one(c: Case):
         try:
-            p = subprocess.run(base + [f'case_{c.name}.o'], stdout=subprocess.PIPE,
+            extra = ['C=1', 'CHECK=sparse'] if c.sparse else []
+            p = subprocess.run(base + extra + [f'case_{c.name}.o'], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, timeout=300)
             return c, judge(c, p.returncode, p.stdout)
         except subprocess.TimeoutExpired:
@@ -140,7 +146,7 @@ def run_arch(spec: str, cases: List[Case], cases_c: Path, env) -> Tuple[int, int
         for i, (c, (ok, why)) in enumerate(pool.map(one, mine), 1):
             status = 'PASS' if ok else 'FAIL'
             passed, failed = passed + ok, failed + (not ok)
-            kind = 'misuse' if c.expect else 'valid'
+            kind = 'sparse' if c.sparse else 'misuse' if c.expect else 'valid'
             print(f'  [{i}/{len(mine)}] {arch} {c.name} ({kind}): {status}', flush=True)
             rows.append(f'{status}  {arch:<7} {kind:<6} {c.name:<34} {short(why)}')
     secs = time.monotonic() - t0
@@ -156,9 +162,10 @@ def main(argv: List[str]) -> int:
     cases_c = Path(env['ROOT']) / 'tools' / 'compile-fail.c'
     cases = parse_cases(cases_c.read_text())
     Path(env['RESULTS']).mkdir(parents=True, exist_ok=True)
-    n_fail = sum(1 for c in cases if c.expect)
-    print(f'==> compile-fail: {len(cases)} cases ({n_fail} misuse, '
-          f'{len(cases) - n_fail} valid) for {", ".join(a.split(chr(9))[0] for a in argv[1:])}')
+    n_fail = sum(1 for c in cases if c.expect and not c.sparse)
+    n_sparse = sum(1 for c in cases if c.sparse)
+    print(f'==> compile-fail: {len(cases)} cases ({n_fail} misuse, {n_sparse} sparse, '
+          f'{len(cases) - n_fail - n_sparse} valid) for {", ".join(a.split(chr(9))[0] for a in argv[1:])}')
     total_p = total_f = 0
     table: List[str] = []
     for spec in argv[1:]:

@@ -8,12 +8,15 @@ import compile_fail as cf
 SRC = '''/* CASE a_fail FAIL:"acc(): *p is const" only=i386 */
 /* CASE b_ok OK not=i386,arm64 */
 /* CASE c_ok OK */
+/* CASE d_sparse SPARSE:"address space" */
 '''
 
 
 class ParseTest(unittest.TestCase):
     def test_parse(self):
-        a, b, c = cf.parse_cases(SRC)
+        a, b, c, d = cf.parse_cases(SRC)
+        self.assertTrue(d.sparse and not a.sparse)
+        self.assertEqual(d.expect, 'address space')
         self.assertEqual((a.name, a.expect, a.only, a.never), ('a_fail', 'acc(): *p is const', ['i386'], []))
         self.assertEqual((b.expect, b.only, b.never), (None, [], ['i386', 'arm64']))
         self.assertTrue(a.applies('i386') and not a.applies('x86_64'))
@@ -41,6 +44,12 @@ class JudgeTest(unittest.TestCase):
         self.assertTrue(cf.judge(self.ok, 0, '')[0])
         self.assertFalse(cf.judge(self.ok, 0, 'x.c:3:1: warning: unused variable')[0])
         self.assertFalse(cf.judge(self.ok, 2, '')[0])
+
+    def test_sparse_case_needs_clean_compile_and_warning(self):
+        sp = cf.Case('s', 'address space', [], [], True)
+        self.assertTrue(cf.judge(sp, 0, 'x.c:1:1: warning: cast removes address space')[0])
+        self.assertFalse(cf.judge(sp, 0, '')[0])
+        self.assertFalse(cf.judge(sp, 2, 'cast removes address space')[0])
 
     def test_short_drops_directories(self):
         self.assertEqual(cf.short('/a/b/case_x.c:4:5: error: e'), 'case_x.c:4:5: error: e')
