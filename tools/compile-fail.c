@@ -10,7 +10,7 @@
  *
  * <expect> is OK (must compile without any warning), FAIL:"text" (must fail
  * to compile, and the compiler's output must contain text) or SPARSE:"text"
- * (must compile, and sparse, run with C=1, must print text). ARCH is a file
+ * (must compile, and sparse, run with C=2, must print text). ARCH is a file
  * name in kunit/arch/.
  */
 #include <linux/atomic.h>
@@ -26,136 +26,136 @@ struct bits { unsigned int b:3; };
 typedef u32 __aligned(1) unaligned_u32;
 enum state { IDLE, BUSY };
 
-/* The object is a global so no case can be optimised into a no-op. */
+/* Objects are file-scope statics; the case body is an external function. */
 #define DEFINE_CASE(body) void compile_case(void); void compile_case(void) { body }
 
 /* ---- misuse: each must fail with the named message ---- */
 
 /* CASE struct_load FAIL:"atomic_load_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
 #ifdef CASE_struct_load
-struct one_int obj;
+static struct one_int obj;
 DEFINE_CASE(struct one_int v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
 #endif
 
 /* CASE struct_store FAIL:"atomic_store_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
 #ifdef CASE_struct_store
-struct one_int obj, val;
+static struct one_int obj, val;
 DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, val);)
 #endif
 
 /* CASE wide_struct_acquire FAIL:"atomic_load_acquire_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
 #ifdef CASE_wide_struct_acquire
-struct two_ints obj;
+static struct two_ints obj;
 DEFINE_CASE(struct two_ints v = atomic_load_acquire_from_ptr(&obj); (void)v;)
 #endif
 
 /* CASE union_load FAIL:"atomic_load_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
 #ifdef CASE_union_load
-union word obj;
+static union word obj;
 DEFINE_CASE(union word v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
 #endif
 
 /* CASE union_release FAIL:"atomic_store_release_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
 #ifdef CASE_union_release
-union word obj, val;
+static union word obj, val;
 DEFINE_CASE(atomic_store_release_from_ptr(&obj, val);)
 #endif
 
 /* CASE array_load FAIL:"atomic_load_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
 #ifdef CASE_array_load
-u8 obj[4];
+static u8 obj[4];
 DEFINE_CASE(u8 *v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
 #endif
 
 /* CASE word_sized_array_store FAIL:"atomic_store_relaxed_from_ptr(): *p must be an integer, bool, enum or pointer, not a struct, union or array" */
 #ifdef CASE_word_sized_array_store
-u32 obj[1];
+static u32 obj[1];
 DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, 0);)
 #endif
 
 /* CASE float_load FAIL:"atomic_load_relaxed_from_ptr(): *p must not be floating point" */
 #ifdef CASE_float_load
-float obj;
+static float obj;
 DEFINE_CASE(float v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
 #endif
 
 /* CASE double_store FAIL:"atomic_store_release_from_ptr(): *p must not be floating point" */
 #ifdef CASE_double_store
-double obj;
+static double obj;
 DEFINE_CASE(atomic_store_release_from_ptr(&obj, 0);)
 #endif
 
 /* CASE u64_load_32bit FAIL:"atomic_load_relaxed_from_ptr(): *p is wider than a machine word and would tear" only=i386 */
 #ifdef CASE_u64_load_32bit
-u64 obj;
+static u64 obj;
 DEFINE_CASE(u64 v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
 #endif
 
 /* CASE s64_store_32bit FAIL:"atomic_store_relaxed_from_ptr(): *p is wider than a machine word and would tear" only=i386 */
 #ifdef CASE_s64_store_32bit
-s64 obj;
+static s64 obj;
 DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, -1);)
 #endif
 
 /* CASE u64_acquire_32bit FAIL:"atomic_load_acquire_from_ptr(): *p is wider than a machine word and would tear" only=i386 */
 #ifdef CASE_u64_acquire_32bit
-u64 obj;
+static u64 obj;
 DEFINE_CASE(u64 v = atomic_load_acquire_from_ptr(&obj); (void)v;)
 #endif
 
 /* CASE int128_load FAIL:"atomic_load_relaxed_from_ptr(): *p is wider than a machine word and would tear" not=i386 */
 #ifdef CASE_int128_load
-unsigned __int128 obj;
+static unsigned __int128 obj;
 DEFINE_CASE(unsigned __int128 v = atomic_load_relaxed_from_ptr(&obj); (void)v;)
 #endif
 
 /* CASE packed_member_load FAIL:"atomic_load_relaxed_from_ptr(): *p is under-aligned (a packed member?) and may tear" */
 #ifdef CASE_packed_member_load
-struct packed obj;
+static struct packed obj;
 DEFINE_CASE(u32 v = atomic_load_relaxed_from_ptr(&obj.v); (void)v;)
 #endif
 
 /* CASE packed_member_release FAIL:"atomic_store_release_from_ptr(): *p is under-aligned (a packed member?) and may tear" */
 #ifdef CASE_packed_member_release
-struct packed *objp;
+static struct packed *objp;
 DEFINE_CASE(atomic_store_release_from_ptr(&objp->v, 1);)
 #endif
 
 /* CASE underaligned_typedef_load FAIL:"atomic_load_acquire_from_ptr(): *p is under-aligned (a packed member?) and may tear" */
 #ifdef CASE_underaligned_typedef_load
-unaligned_u32 obj;
+static unaligned_u32 obj;
 DEFINE_CASE(u32 v = atomic_load_acquire_from_ptr(&obj); (void)v;)
 #endif
 
 /* CASE const_store FAIL:"atomic_store_relaxed_from_ptr(): *p is const and cannot be stored to" */
 #ifdef CASE_const_store
-const u32 obj;
+static const u32 obj;
 DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, 1);)
 #endif
 
 /* CASE const_release FAIL:"atomic_store_release_from_ptr(): *p is const and cannot be stored to" */
 #ifdef CASE_const_release
-const bool obj;
+static const bool obj;
 DEFINE_CASE(atomic_store_release_from_ptr(&obj, true);)
 #endif
 
 /* CASE const_pointer_store FAIL:"atomic_store_relaxed_from_ptr(): *p is const and cannot be stored to" */
 #ifdef CASE_const_pointer_store
-int target;
-int *const obj = &target;
+static int target;
+static int *const obj = &target;
 DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, NULL);)
 #endif
 
 /* CASE bitfield_load FAIL:"cannot take address of bit-field" */
 #ifdef CASE_bitfield_load
-struct bits obj;
+static struct bits obj;
 DEFINE_CASE(unsigned int v = atomic_load_relaxed_from_ptr(&obj.b); (void)v;)
 #endif
 
 /* CASE store_incompatible_pointer FAIL:"incompatible-pointer-types" */
 #ifdef CASE_store_incompatible_pointer
-int *obj;
-long target;
+static int *obj;
+static long target;
 DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, &target);)
 #endif
 
@@ -163,13 +163,13 @@ DEFINE_CASE(atomic_store_relaxed_from_ptr(&obj, &target);)
 
 /* CASE iomem_load SPARSE:"address space '__iomem'" */
 #ifdef CASE_iomem_load
-u32 __iomem *reg;
+static u32 __iomem *reg;
 DEFINE_CASE(u32 v = atomic_load_relaxed_from_ptr(reg); (void)v;)
 #endif
 
 /* CASE user_store SPARSE:"address space '__user'" */
 #ifdef CASE_user_store
-u32 __user *uptr;
+static u32 __user *uptr;
 DEFINE_CASE(atomic_store_release_from_ptr(uptr, 1);)
 #endif
 
@@ -177,7 +177,7 @@ DEFINE_CASE(atomic_store_release_from_ptr(uptr, 1);)
 
 /* CASE ok_small_integers OK */
 #ifdef CASE_ok_small_integers
-u8 a; s8 b; u16 c; s16 d; char e;
+static u8 a; static s8 b; static u16 c; static s16 d; static char e;
 DEFINE_CASE(
 	atomic_store_relaxed_from_ptr(&a, atomic_load_relaxed_from_ptr(&b));
 	atomic_store_release_from_ptr(&b, atomic_load_acquire_from_ptr(&a));
@@ -188,7 +188,7 @@ DEFINE_CASE(
 
 /* CASE ok_int_and_long OK */
 #ifdef CASE_ok_int_and_long
-u32 a; s32 b; unsigned long c; long d;
+static u32 a; static s32 b; static unsigned long c; static long d;
 DEFINE_CASE(
 	atomic_store_relaxed_from_ptr(&a, atomic_load_relaxed_from_ptr(&b));
 	atomic_store_release_from_ptr(&b, atomic_load_acquire_from_ptr(&a));
@@ -198,7 +198,7 @@ DEFINE_CASE(
 
 /* CASE ok_u64_on_64bit OK not=i386 */
 #ifdef CASE_ok_u64_on_64bit
-u64 a; s64 b;
+static u64 a; static s64 b;
 DEFINE_CASE(
 	atomic_store_relaxed_from_ptr(&a, atomic_load_acquire_from_ptr(&b));
 	atomic_store_release_from_ptr(&b, atomic_load_relaxed_from_ptr(&a));)
@@ -206,8 +206,8 @@ DEFINE_CASE(
 
 /* CASE ok_bool OK */
 #ifdef CASE_ok_bool
-bool flag;
-int hits;
+static bool flag;
+static int hits;
 DEFINE_CASE(
 	atomic_store_release_from_ptr(&flag, true);
 	if (atomic_load_acquire_from_ptr(&flag))
@@ -217,7 +217,7 @@ DEFINE_CASE(
 
 /* CASE ok_enum OK */
 #ifdef CASE_ok_enum
-enum state st;
+static enum state st;
 DEFINE_CASE(
 	atomic_store_relaxed_from_ptr(&st, BUSY);
 	atomic_store_release_from_ptr(&st, atomic_load_acquire_from_ptr(&st) == BUSY ? IDLE : BUSY);)
@@ -225,10 +225,10 @@ DEFINE_CASE(
 
 /* CASE ok_pointers OK */
 #ifdef CASE_ok_pointers
-int target;
-int *p;
-const int *cp;
-void *vp;
+static int target;
+static int *p;
+static const int *cp;
+static void *vp;
 DEFINE_CASE(
 	atomic_store_relaxed_from_ptr(&p, &target);
 	atomic_store_release_from_ptr(&cp, atomic_load_acquire_from_ptr(&p));
@@ -238,8 +238,8 @@ DEFINE_CASE(
 /* CASE ok_function_pointer OK */
 #ifdef CASE_ok_function_pointer
 static int callee(int x) { return x; }
-int (*fn)(int);
-int out;
+static int (*fn)(int);
+static int out;
 DEFINE_CASE(
 	atomic_store_release_from_ptr(&fn, callee);
 	out = atomic_load_acquire_from_ptr(&fn)(1);
@@ -248,10 +248,10 @@ DEFINE_CASE(
 
 /* CASE ok_const_loads OK */
 #ifdef CASE_ok_const_loads
-const u32 c = 1;
-const bool cb = true;
-int *const cptr = NULL;
-u32 out;
+static const u32 c = 1;
+static const bool cb = true;
+static int *const cptr = NULL;
+static u32 out;
 DEFINE_CASE(
 	out = atomic_load_relaxed_from_ptr(&c) + atomic_load_acquire_from_ptr(&cb);
 	out += atomic_load_relaxed_from_ptr(&cptr) != NULL;)
@@ -259,9 +259,9 @@ DEFINE_CASE(
 
 /* CASE ok_volatile_loads OK */
 #ifdef CASE_ok_volatile_loads
-volatile u32 v;
-const volatile u16 cv;
-u32 out;
+static volatile u32 v;
+static const volatile u16 cv;
+static u32 out;
 DEFINE_CASE(
 	out = atomic_load_relaxed_from_ptr(&v) + atomic_load_acquire_from_ptr(&cv);
 	atomic_store_relaxed_from_ptr(&v, out);)
@@ -269,9 +269,9 @@ DEFINE_CASE(
 
 /* CASE ok_struct_members OK */
 #ifdef CASE_ok_struct_members
-struct two_ints s;
-struct two_ints *sp = &s;
-struct packed pk;
+static struct two_ints s;
+static struct two_ints *sp = &s;
+static struct packed pk;
 DEFINE_CASE(
 	atomic_store_relaxed_from_ptr(&sp->b, atomic_load_relaxed_from_ptr(&s.a));
 	atomic_store_release_from_ptr(&pk.c, atomic_load_acquire_from_ptr(&pk.small));)
@@ -279,9 +279,9 @@ DEFINE_CASE(
 
 /* CASE ok_store_converts_silently OK */
 #ifdef CASE_ok_store_converts_silently
-u8 narrow;
-s16 half;
-int wide = 0x12345;
+static u8 narrow;
+static s16 half;
+extern int wide;	/* not a constant: converts silently, as in plain C */
 DEFINE_CASE(
 	atomic_store_relaxed_from_ptr(&narrow, wide);
 	atomic_store_release_from_ptr(&half, wide);)
@@ -289,8 +289,8 @@ DEFINE_CASE(
 
 /* CASE ok_pointer_expression_with_side_effects OK */
 #ifdef CASE_ok_pointer_expression_with_side_effects
-u32 arr[8];
-int i;
+static u32 arr[8];
+static int i;
 DEFINE_CASE(
 	u32 v;
 

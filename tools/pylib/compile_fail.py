@@ -133,7 +133,7 @@ def run_arch(spec: str, cases: List[Case], cases_c: Path, env) -> Tuple[int, int
 
     def one(c: Case):
         try:
-            extra = ['C=1', 'CHECK=sparse'] if c.sparse else []
+            extra = ['C=2', 'CHECK=sparse'] if c.sparse or c.expect is None else []
             p = subprocess.run(base + extra + [f'case_{c.name}.o'], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, timeout=300)
             return c, judge(c, p.returncode, p.stdout)
