@@ -44,6 +44,8 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
             Step('compile-fail x86_64 i386 arm64', tool('compile-fail'),
                  counts_json=os.path.join(results, 'compile-fail.counts.json')),
             kunit_x86,
+            Step('kunit arm64 (QEMU)', tool('kunit', 'arm64'),
+                 kunit_json=os.path.join(results, 'kunit-arm64.json')),
         ]
     raise SystemExit(f'error: unknown pipeline {pipeline!r}; use main or test')
 
