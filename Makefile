@@ -7,6 +7,7 @@
 # tools when set on the command line or in the environment.
 ARCH ?= x86_64
 CF_ARCHES ?=
+RUNS ?= 3
 export WORK
 
 PHONY :=
@@ -46,6 +47,10 @@ kunit: apply ## Build and boot the KUnit suites in QEMU for ARCH (x86_64, arm64)
 PHONY += compile-fail
 compile-fail: apply ## Misuse must fail with the named message, valid use compile clean (x86_64 i386 arm64)
 	@tools/compile-fail $(CF_ARCHES)
+
+PHONY += kcsan-peer
+kcsan-peer: apply ## The kernel's own kcsan_test, base vs series, RUNS times each (not gating)
+	@tools/kcsan-peer $(RUNS)
 
 PHONY += selftest
 selftest: ## Unit tests of the tools themselves (no kernel needed)
