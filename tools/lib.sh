@@ -70,3 +70,10 @@ require_clean_tree() {
 		"$(printf '%s\n' "$dirty" | head -n 5)" \
 		"Commit them (and 'make export' if they belong in the series) or stash them, then rerun."
 }
+
+# The work tree must be ours and on the series branch (tools/apply done).
+require_applied() {
+	require_our_tree
+	[ "$(kgit symbolic-ref -q --short HEAD || true)" = "$BRANCH" ] ||
+		die "$SRC is not on branch $BRANCH." "Run 'make apply' first."
+}
