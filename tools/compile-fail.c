@@ -16,6 +16,7 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 struct two_ints { int a, b; };
@@ -171,6 +172,12 @@ DEFINE_CASE(u32 v = atomic_load_relaxed_from_ptr(reg); (void)v;)
 #ifdef CASE_user_store
 static u32 __user *uptr;
 DEFINE_CASE(atomic_store_release_from_ptr(uptr, 1);)
+#endif
+
+/* CASE percpu_load SPARSE:"address space '__percpu'" */
+#ifdef CASE_percpu_load
+static DEFINE_PER_CPU(u32, pcpu_word);
+DEFINE_CASE(u32 v = atomic_load_acquire_from_ptr(&pcpu_word); (void)v;)
 #endif
 
 /* ---- valid: each must compile without a warning ---- */
