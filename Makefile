@@ -8,6 +8,7 @@
 ARCH ?= x86_64
 CF_ARCHES ?=
 RUNS ?= 3
+GATES ?=
 export WORK
 
 PHONY :=
@@ -17,7 +18,7 @@ all: ## Main job: prepare the tree, apply the series, boot KUnit in QEMU (x86_64
 	@tools/run main
 
 PHONY += test
-test: ## All tests: export check, tool self-tests, KUnit in QEMU; ends 'N passed, N failed'
+test: ## All tests: export check, self-tests, lint, compile-fail, KUnit in QEMU; ends 'N passed, N failed'
 	@tools/run test
 
 PHONY += install-deps
@@ -47,6 +48,10 @@ kunit: apply ## Build and boot the KUnit suites in QEMU for ARCH (x86_64, arm64)
 PHONY += compile-fail
 compile-fail: apply ## Misuse must fail with the named message, valid use compile clean (x86_64 i386 arm64)
 	@tools/compile-fail $(CF_ARCHES)
+
+PHONY += lint
+lint: apply ## checkpatch, kernel-doc, codespell, shellcheck, sparse, W=1, bisect (GATES= picks some)
+	@tools/lint $(GATES)
 
 PHONY += kcsan-peer
 kcsan-peer: apply ## The kernel's own kcsan_test, base vs series, RUNS times each (not gating)

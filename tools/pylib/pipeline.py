@@ -41,6 +41,8 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
         return prepare + [
             Step('export check', tool('export', '--check')),
             Step('tool self-tests', tool('selftest')),
+            Step('lint (checkpatch .. bisect)', tool('lint'),
+                 counts_json=os.path.join(results, 'lint.counts.json')),
             Step('compile-fail x86_64 i386 arm64', tool('compile-fail'),
                  counts_json=os.path.join(results, 'compile-fail.counts.json')),
             kunit_x86,
