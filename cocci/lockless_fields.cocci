@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/// Find struct fields that are read locklessly: READ_ONCE(e->f),
+/// READ_ONCE(e.f), smp_load_acquire(&e->f) and
+/// atomic_load_{relaxed,acquire}_from_ptr(&e->f). A plain store to such a
+/// field races with the marked load; cocci/marked_store.cocci and
+/// tools/convert turn those stores into atomic_store_relaxed_from_ptr().
+///
+/// Typed hits name the struct (spatch knows e's type from a declaration it
+/// saw); untyped hits name only the field and are lower confidence.
+/// Modes: report/org list the reads, context marks them, patch changes
+/// nothing (discovery only). Two extra modes are for tools/convert:
+/// -D discover prints one line per read,
+///   field<TAB>typed|untyped<TAB>struct|?<TAB>field<TAB>file:line
+/// and -D decls prints the members of every struct defined in the files,
+///   struct<TAB>S<TAB>file:line
+///   member<TAB>S<TAB>field<TAB>type<TAB>plain|bitfield<TAB>file:line
+///   packed<TAB>S<TAB>file:line
+/// Does not: follow typedef'd structs (struct S only), look into includes
+/// (--no-includes, so e->g.f is typed only when e->g's type is local), or
+/// see members of anonymous nested structs/unions.
+/// spatch 1.1.1 forgets types that come from function return values after
+/// the first file of a process: run one file per process for full recall.
+//
+// Confidence: High (typed), Low (untyped)
+// Copyright: atomic-from-ptr project
+// Options: --no-includes --include-headers
+// Keywords: READ_ONCE, smp_load_acquire, atomic_load_relaxed_from_ptr, atomic_load_acquire_from_ptr
+
+virtual patch
+virtual context
+virtual org
+virtual report
+virtual discover
+virtual decls
+
+@typed depends on !decls disable ptr_to_array, fld_to_ptr, mkinit@
+identifier S, f;
+struct S *E;
+struct S E2;
+position p;
+@@
+
+(
+ READ_ONCE(E->f@p)
+|
+ READ_ONCE(E2.f@p)
+|
+ smp_load_acquire(&E->f@p)
+|
+ smp_load_acquire(&E2.f@p)
+|
+ atomic_load_relaxed_from_ptr(&E->f@p)
+|
+ atomic_load_relaxed_from_ptr(&E2.f@p)
+|
+ atomic_load_acquire_from_ptr(&E->f@p)
+|
+ atomic_load_acquire_from_ptr(&E2.f@p)
+)
+
+@untyped depends on !decls disable ptr_to_array, fld_to_ptr, mkinit@
+identifier f;
+expression E;
+position p != typed.p;
+@@
+
+(
+ READ_ONCE(E->f@p)
+|
+ READ_ONCE(E.f@p)
+|
+ smp_load_acquire(&E->f@p)
+|
+ smp_load_acquire(&E.f@p)
+|
+ atomic_load_relaxed_from_ptr(&E->f@p)
+|
+ atomic_load_relaxed_from_ptr(&E.f@p)
+|
+ atomic_load_acquire_from_ptr(&E->f@p)
+|
+ atomic_load_acquire_from_ptr(&E.f@p)
+)
+
+@depends on context && !decls disable ptr_to_array, fld_to_ptr, mkinit@
+identifier f;
+expression E;
+@@
+
+(
+* READ_ONCE(E->f)
+|
+* READ_ONCE(E.f)
+|
+* smp_load_acquire(&E->f)
+|
+* smp_load_acquire(&E.f)
+|
+* atomic_load_relaxed_from_ptr(&E->f)
+|
+* atomic_load_relaxed_from_ptr(&E.f)
+|
+* atomic_load_acquire_from_ptr(&E->f)
+|
+* atomic_load_acquire_from_ptr(&E.f)
+)
+
+@script:python depends on discover@
+S << typed.S;
+f << typed.f;
+p << typed.p;
+@@
+print("field\ttyped\t%s\t%s\t%s:%s" % (S, f, p[0].file, p[0].line))
+
+@script:python depends on discover@
+f << untyped.f;
+p << untyped.p;
+@@
+print("field\tuntyped\t?\t%s\t%s:%s" % (f, p[0].file, p[0].line))
+
+@script:python depends on report@
+S << typed.S;
+f << typed.f;
+p << typed.p;
+@@
+coccilib.report.print_report(p[0], "lockless read of struct %s field %s: plain stores to it race" % (S, f))
+
+@script:python depends on report@
+f << untyped.f;
+p << untyped.p;
+@@
+coccilib.report.print_report(p[0], "lockless read of field %s (struct unknown, low confidence)" % f)
+
+@script:python depends on org@
+S << typed.S;
+f << typed.f;
+p << typed.p;
+@@
+coccilib.org.print_todo(p[0], "lockless read of struct %s field %s" % (S, f))
+
+@script:python depends on org@
+f << untyped.f;
+p << untyped.p;
+@@
+coccilib.org.print_todo(p[0], "lockless read of field %s (struct unknown)" % f)
+
+// -D decls: struct definitions and their members, for tools/convert.
+
+@sdef depends on decls@
+identifier S;
+position p;
+@@
+
+struct S@p { ... };
+
+@script:python depends on decls@
+S << sdef.S;
+p << sdef.p;
+@@
+print("struct\t%s\t%s:%s" % (S, p[0].file, p[0].line))
+
+@mplain depends on decls@
+identifier S, f;
+type T;
+position p;
+@@
+
+struct S { ... T f@p; ... };
+
+@script:python depends on decls@
+S << mplain.S;
+f << mplain.f;
+T << mplain.T;
+p << mplain.p;
+@@
+print("member\t%s\t%s\t%s\tplain\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+@mbit depends on decls@
+identifier S, f;
+type T;
+expression n;
+position p;
+@@
+
+struct S { ... T f@p : n; ... };
+
+@script:python depends on decls@
+S << mbit.S;
+f << mbit.f;
+T << mbit.T;
+p << mbit.p;
+@@
+print("member\t%s\t%s\t%s\tbitfield\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+@packed depends on decls@
+identifier S;
+attribute name __packed;
+position p;
+@@
+
+(
+struct S@p { ... } __packed;
+|
+struct S@p { ... } __attribute__((packed));
+)
+
+@script:python depends on decls@
+S << packed.S;
+p << packed.p;
+@@
+print("packed\t%s\t%s:%s" % (S, p[0].file, p[0].line))
