@@ -1,0 +1,620 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/convert: mark plain stores to struct fields that are read locklessly.
+
+Pass 1 (discovery) runs cocci/lockless_fields.cocci -D discover on every
+file of the tree that mentions READ_ONCE, smp_load_acquire or
+atomic_load_{relaxed,acquire}_from_ptr, one spatch process per file (spatch
+1.1.1 forgets types from function return values after a process's first
+file), results cached by git blob id. The structs named by typed reads are
+then looked up (-D decls on the files that define them) and each member is
+classified: only scalars no wider than a word, not bit-fields, outside
+packed structs, may take atomic_store_relaxed_from_ptr(). Pass 2 fills
+cocci/marked_store_fields.cocci.in with the literal field names and runs it
+on the files in scope that mention one of them.
+
+Guarantees: refuses a tree with uncommitted changes; every site and every
+skipped file is counted in the final table and listed in
+$RESULTS/convert/*.tsv; a rerun on a converted tree changes nothing; with
+--commit, one commit per subsystem directory saying how it was generated.
+Does not: build the result, look through includes (--no-includes: a store
+whose struct type spatch cannot see is reported, not converted), follow
+typedef'd structs, or convert read-modify-write (reported only).
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+ROOT = Path(__file__).resolve().parents[2]
+COCCI = ROOT / 'cocci'
+DISCOVER_COCCI = COCCI / 'lockless_fields.cocci'
+STORE_TEMPLATE = COCCI / 'marked_store_fields.cocci.in'
+SPATCH_OPTS = ['--no-includes', '--include-headers', '--very-quiet']
+READERS_RE = r'\b(READ_ONCE|smp_load_acquire|atomic_load_(relaxed|acquire)_from_ptr)[[:space:]]*\('
+EXCLUDE = [':!tools/', ':!scripts/', ':!Documentation/', ':!samples/']
+SOURCES = ['*.c', '*.h']
+
+# Keep in step with AFP_SCALAR in cocci/marked_store.cocci (a test checks).
+SCALAR_TYPES = frozenset("""
+bool _Bool char short int long signed unsigned
+u8 u16 u32 s8 s16 s32 __u8 __u16 __u32 __s8 __s16 __s32
+uint8_t uint16_t uint32_t int8_t int16_t int32_t
+__le16 __le32 __be16 __be32 uint ulong ushort uchar unchar
+size_t ssize_t uintptr_t ptrdiff_t pid_t gfp_t fmode_t umode_t
+""".split())
+WIDE_TYPES = frozenset('u64 s64 __u64 __s64 uint64_t int64_t __le64 __be64'.split())
+
+
+# ---------------------------------------------------------------- records
+
+@dataclass(frozen=True)
+class Read:
+    typed: bool
+    struct: str          # '?' when untyped
+    name: str
+    file: str
+    line: int
+
+
+@dataclass
+class StructDef:
+    name: str
+    file: str
+    line: int
+    members: Dict[str, Tuple[str, bool]] = field(default_factory=dict)  # f -> (type, bitfield)
+    packed: bool = False
+
+    @property
+    def key(self) -> str:
+        return f'{self.file}:{self.line}'
+
+
+@dataclass(frozen=True)
+class Site:
+    kind: str            # store, skip-store, untyped-store, rmw, chained, for-header
+    struct: str
+    name: str
+    file: str
+    line: int
+
+
+def split_loc(loc: str) -> Tuple[str, int]:
+    path, _, line = loc.rpartition(':')
+    return path, int(line)
+
+
+def parse_discover(text: str) -> List[Read]:
+    reads = []
+    for line in text.splitlines():
+        parts = line.split('\t')
+        if len(parts) == 5 and parts[0] == 'field':
+            path, ln = split_loc(parts[4])
+            reads.append(Read(parts[1] == 'typed', parts[2], parts[3], path, ln))
+    return reads
+
+
+def parse_decls(text: str) -> List[StructDef]:
+    """struct/member/packed lines -> definitions; a member belongs to the
+    nearest struct S definition at or above it in the same file."""
+    defs: List[StructDef] = []
+    members, packed = [], []
+    for line in text.splitlines():
+        parts = line.split('\t')
+        if parts[0] == 'struct' and len(parts) == 3:
+            path, ln = split_loc(parts[2])
+            defs.append(StructDef(parts[1], path, ln))
+        elif parts[0] == 'member' and len(parts) == 6:
+            members.append(parts)
+        elif parts[0] == 'packed' and len(parts) == 3:
+            packed.append(parts)
+
+    def owner(name: str, loc: str) -> Optional[StructDef]:
+        path, ln = split_loc(loc)
+        cands = [d for d in defs if d.name == name and d.file == path and d.line <= ln]
+        return max(cands, key=lambda d: d.line) if cands else None
+
+    for _, s, f, t, how, loc in members:
+        d = owner(s, loc)
+        if d is not None:
+            bit = how == 'bitfield' or d.members.get(f, ('', False))[1]
+            d.members[f] = (t, bit)
+    for _, s, loc in packed:
+        d = owner(s, loc)
+        if d is not None:
+            d.packed = True
+    return defs
+
+
+def parse_sites(text: str) -> List[Site]:
+    sites = []
+    for line in text.splitlines():
+        parts = line.split('\t')
+        if len(parts) == 5 and parts[0] == 'afp':
+            path, ln = split_loc(parts[4])
+            sites.append(Site(parts[1], parts[2], parts[3], path, ln))
+    return sites
+
+
+def dedupe_sites(sites: Iterable[Site]) -> List[Site]:
+    """Drop exact repeats, and an untyped-store where a typed record exists."""
+    sites = sorted(set(sites), key=lambda s: (s.file, s.line, s.name, s.kind))
+    typed = {(s.file, s.line, s.name) for s in sites if s.kind in ('store', 'skip-store')}
+    return [s for s in sites if not (s.kind == 'untyped-store' and (s.file, s.line, s.name) in typed)]
+
+
+# ---------------------------------------------------------------- deciding
+
+def member_kind(ctype: str, bitfield: bool) -> str:
+    """'ok', or why a member of this C type may not take a marked store."""
+    t = ' '.join(ctype.replace('*', ' * ').split())
+    if bitfield:
+        return 'bitfield'
+    if '[' in t:
+        return 'array'
+    if '(' in t:
+        return 'unknown-type'
+    if t.endswith('*'):
+        return 'ok'
+    words = [w for w in t.split() if w not in ('const', 'volatile')]
+    if words[:1] in (['struct'], ['union']):
+        return 'aggregate'
+    if words[:1] == ['enum']:
+        return 'ok'
+    if words.count('long') > 1 or any(w in WIDE_TYPES for w in words):
+        return 'wide'
+    if words and all(w in SCALAR_TYPES for w in words):
+        return 'ok'
+    return 'unknown-type'
+
+
+def packed_in_text(text: str, line: int) -> bool:
+    """'struct __packed S {' style, which the SmPL attribute rules miss."""
+    lines = text.splitlines()
+    head = lines[line - 1] if 0 < line <= len(lines) else ''
+    return bool(re.search(r'\bstruct\s+(__packed|__attribute__\s*\(\(\s*packed)', head))
+
+
+class Defs:
+    """Which definition of struct S a file sees: its own, else the only one
+    in a header; None when there is none or several (ambiguous)."""
+
+    def __init__(self, defs: Iterable[StructDef]) -> None:
+        self.by_name: Dict[str, List[StructDef]] = defaultdict(list)
+        for d in defs:
+            self.by_name[d.name].append(d)
+
+    def resolve(self, name: str, path: str) -> Tuple[Optional[StructDef], str]:
+        cands = self.by_name.get(name, [])
+        local = [d for d in cands if d.file == path]
+        if len(local) == 1:
+            return local[0], ''
+        if local:
+            return None, 'struct-defined-twice-in-file'
+        headers = [d for d in cands if d.file.endswith('.h')]
+        if len(headers) == 1:
+            return headers[0], ''
+        if not cands:
+            return None, 'struct-definition-not-found'
+        return None, 'struct-ambiguous'
+
+
+@dataclass
+class Field:
+    struct: str
+    name: str
+    defn: Optional[StructDef]
+    kind: str            # ok, or the reason it is not converted
+    readers: List[str] = field(default_factory=list)
+
+
+def shared_fields(reads: Iterable[Read], defs: Defs) -> Dict[Tuple[str, str, str], Field]:
+    """Typed reads -> fields keyed by (definition, struct, field)."""
+    out: Dict[Tuple[str, str, str], Field] = {}
+    for r in reads:
+        if not r.typed:
+            continue
+        d, why = defs.resolve(r.struct, r.file)
+        if d is None:
+            key, kind = ('?', r.struct, r.name), why
+        elif r.name not in d.members:
+            key, kind = (d.key, r.struct, r.name), 'member-not-seen'
+        else:
+            t, bit = d.members[r.name]
+            kind = 'packed' if d.packed else member_kind(t, bit)
+            key = (d.key, r.struct, r.name)
+        f = out.setdefault(key, Field(r.struct, r.name, d, kind))
+        f.readers.append(f'{r.file}:{r.line}')
+    return out
+
+
+def convertible_pairs(path: str, fields: Dict[Tuple[str, str, str], Field], defs: Defs) -> Set[str]:
+    """'S:f' words the store pass may convert in this file."""
+    ok = set()
+    for f in fields.values():
+        if f.kind == 'ok' and f.defn is not None and defs.resolve(f.struct, path)[0] is f.defn:
+            ok.add(f'{f.struct}:{f.name}')
+    return ok
+
+
+def fill_template(template: str, names: Sequence[str]) -> str:
+    names = sorted(set(names))
+    if not names:
+        raise ValueError('no field names to fill in')
+    return (template.replace('@FIELDS@', ', '.join(names))
+            .replace('@KEYWORDS@', f'{len(names)} field names, listed in the rules below'))
+
+
+def subsystem(path: str) -> str:
+    """Directory a commit groups by: fs/ext4, kernel/time, mm, drivers/net/phy."""
+    parts = Path(path).parent.parts
+    depth = 3 if parts[:1] in (('drivers',), ('arch',), ('sound',)) else 2
+    return '/'.join(parts[:depth]) or '.'
+
+
+def subject_prefix(group: str) -> str:
+    return group.rsplit('/', 1)[-1]
+
+
+# ---------------------------------------------------------------- running
+
+def git(ksrc: str, *args: str, ok: Tuple[int, ...] = (0,)) -> str:
+    p = subprocess.run(['git', '-C', ksrc, *args], capture_output=True, text=True)
+    if p.returncode not in ok:
+        raise SystemExit(f'error: git {" ".join(args[:3])} failed in {ksrc}: {p.stderr.strip()}')
+    return p.stdout
+
+
+def grep_files(ksrc: str, patterns: Sequence[str], pathspecs: Sequence[str]) -> List[str]:
+    with tempfile.NamedTemporaryFile('w', suffix='.pat') as pf:
+        pf.write('\n'.join(patterns) + '\n')
+        pf.flush()
+        out = git(ksrc, 'grep', '-l', '-E', '-f', pf.name, '--', *pathspecs, ok=(0, 1))
+    return sorted(out.split('\n')[:-1]) if out else []
+
+
+def blob_ids(ksrc: str) -> Dict[str, str]:
+    out = git(ksrc, 'ls-files', '-s', '-z')
+    ids = {}
+    for rec in out.split('\0'):
+        if rec:
+            meta, path = rec.split('\t', 1)
+            ids[path] = meta.split()[1]
+    return ids
+
+
+def spec_for(paths: Sequence[str]) -> List[str]:
+    """git pathspecs for the C sources under paths (git's * crosses '/')."""
+    spec = []
+    for p in paths or ['.']:
+        p = p.rstrip('/') or '.'
+        if p.endswith(('.c', '.h')):
+            spec.append(p)
+        else:
+            spec += [g if p == '.' else f'{p}/{g}' for g in SOURCES]
+    return spec + EXCLUDE
+
+
+@dataclass
+class Outcome:
+    path: str
+    out: str = ''
+    failed: str = ''     # '' when spatch ran to the end
+
+
+def run_spatch(argv: List[str], cwd: str, timeout: int, env: Optional[Dict[str, str]] = None) -> Tuple[str, str]:
+    """(stdout, failure reason or '')."""
+    try:
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout + 30,
+                           env={**os.environ, **(env or {})})
+    except subprocess.TimeoutExpired:
+        return '', 'timeout'
+    err = p.stderr.strip()
+    if re.search(r'^(Timeout|.*\btimeout\b)', err, re.M | re.I):
+        return p.stdout, 'timeout'
+    if p.returncode:
+        return p.stdout, 'spatch-error: ' + (err.splitlines() or ['exit %d' % p.returncode])[-1][:120]
+    return p.stdout, ''
+
+
+def parallel(items: Sequence[str], jobs: int, label: str, fn: Callable[[str], Outcome]) -> List[Outcome]:
+    done: List[Outcome] = []
+    step = max(1, len(items) // 20)
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        for i, o in enumerate(ex.map(fn, items), 1):
+            done.append(o)
+            if i % step == 0 or i == len(items):
+                print(f'  {label}: {i} of {len(items)} files ({time.monotonic() - t0:.0f}s)', flush=True)
+    return done
+
+
+class Cache:
+    """One directory per (cocci text, spatch version, options); one file per blob."""
+
+    def __init__(self, base: Optional[Path], salt: str) -> None:
+        self.dir = base / hashlib.sha1(salt.encode()).hexdigest()[:16] if base else None
+        if self.dir:
+            self.dir.mkdir(parents=True, exist_ok=True)
+
+    def get(self, blob: str) -> Optional[Outcome]:
+        if not self.dir or not (self.dir / blob).exists():
+            return None
+        d = json.loads((self.dir / blob).read_text())
+        return Outcome('', d['out'], d['failed'])
+
+    def put(self, blob: str, o: Outcome) -> None:
+        if self.dir:
+            tmp = self.dir / f'{blob}.tmp{os.getpid()}'
+            tmp.write_text(json.dumps({'out': o.out, 'failed': o.failed}))
+            tmp.replace(self.dir / blob)
+
+
+def spatch_version() -> str:
+    return subprocess.run(['spatch', '--version'], capture_output=True, text=True).stdout.split('\n')[0]
+
+
+def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache, jobs: int, label: str,
+                argv: List[str], timeout: int, batch: int, retry_failed: bool) -> List[Outcome]:
+    """Run argv + files (batch files per process) for files not cached yet."""
+    results: Dict[str, Outcome] = {}
+    todo = []
+    for f in files:
+        c = cache.get(blobs.get(f, ''))
+        if c is not None and not (retry_failed and c.failed):
+            c.path = f
+            results[f] = c
+        else:
+            todo.append(f)
+    print(f'==> {label}: {len(files)} files, {len(files) - len(todo)} cached, {len(todo)} to run '
+          f'({batch} per spatch process, {jobs} at a time)', flush=True)
+    chunks = [' '.join(shlex.quote(f) for f in todo[i:i + batch]) for i in range(0, len(todo), batch)]
+
+    def one(chunk: str) -> Outcome:
+        names = shlex.split(chunk)
+        out, failed = run_spatch(argv + names, ksrc, timeout * len(names))
+        return Outcome(chunk, out, failed)
+
+    for o in parallel(chunks, jobs, label, one) if chunks else []:
+        names = shlex.split(o.path)
+        per: Dict[str, List[str]] = defaultdict(list)
+        for line in o.out.splitlines():
+            loc = line.rsplit('\t', 1)[-1]
+            per[loc.rpartition(':')[0]].append(line)
+        for n in names:
+            r = Outcome(n, '\n'.join(per.get(n, [])), o.failed)
+            results[n] = r
+            if n in blobs:
+                cache.put(blobs[n], r)
+    return [results[f] for f in files]
+
+
+# ---------------------------------------------------------------- report
+
+def write_tsv(path: Path, header: str, rows: Iterable[Sequence[object]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(header + '\n')
+        for r in rows:
+            f.write('\t'.join(str(x) for x in r) + '\n')
+
+
+def table(rows: List[Tuple[str, object]]) -> str:
+    w = max(len(k) for k, _ in rows)
+    return '\n'.join(f'  {k:<{w}}  {v}' for k, v in rows)
+
+
+def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int], sites: List[Site],
+              skipped: List[Outcome], converted_files: int) -> Tuple[str, Dict[str, int]]:
+    kinds = Counter(f.kind for f in fields.values())
+    sk = Counter(s.kind for s in sites)
+    reasons = Counter(o.failed.split(':')[0] for o in skipped)
+    counts = {'fields_typed': len(fields), 'fields_convertible': kinds['ok'],
+              'fields_untyped_only': len(untyped), 'stores_converted': sk['store'],
+              'stores_left_field_kind': sk['skip-store'], 'stores_untyped': sk['untyped-store'],
+              'rmw_reported': sk['rmw'], 'chained': sk['chained'], 'for_header': sk['for-header'],
+              'files_changed': converted_files, 'files_skipped': len(skipped)}
+    rows: List[Tuple[str, object]] = [
+        ('fields read locklessly, typed', f"{len(fields)} ({kinds['ok']} convertible; "
+         + ', '.join(f'{k} {v}' for k, v in sorted(kinds.items()) if k != 'ok') + ')'),
+        ('fields read locklessly, untyped only', f'{len(untyped)} (field name only, never converted)'),
+        ('stores converted', f"{sk['store']} in {converted_files} files"),
+        ('stores left: field kind', sk['skip-store']),
+        ('stores left: struct type unknown', sk['untyped-store']),
+        ('stores left: chained / for header', f"{sk['chained']} / {sk['for-header']}"),
+        ('read-modify-write reported', sk['rmw']),
+        ('files skipped', f"{len(skipped)}" + (' (' + ', '.join(f'{k} {v}' for k, v in reasons.items()) + ')'
+                                              if skipped else '')),
+    ]
+    return table(rows), counts
+
+
+# ---------------------------------------------------------------- main
+
+def parse_args(argv: List[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog='tools/convert', description=__doc__.split('\n')[0])
+    ap.add_argument('paths', nargs='*', help='conversion scope (default: the whole tree)')
+    ap.add_argument('--ksrc', default=os.environ.get('KSRC') or os.environ.get('SRC'), help='kernel git tree')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    ap.add_argument('--timeout', type=int, default=120, help='seconds per file and spatch pass')
+    ap.add_argument('--discover-in', action='append', default=[], metavar='PATH',
+                    help='limit discovery of lockless readers (default: the whole tree)')
+    ap.add_argument('--pass1-batch', type=int, default=1, metavar='N',
+                    help='files per discovery spatch process (>1 loses return-value types in 1.1.1)')
+    ap.add_argument('--dry-run', action='store_true', help='report only; change no file')
+    ap.add_argument('--commit', action='store_true', help='one commit per subsystem directory')
+    ap.add_argument('--retry-failed', action='store_true', help='rerun files that timed out before')
+    ap.add_argument('--cache', default=os.path.join(os.environ.get('WORK', '/tmp'), 'cache', 'convert'))
+    ap.add_argument('--no-cache', action='store_true')
+    ap.add_argument('--results', default=os.path.join(os.environ.get('RESULTS', '/tmp'), 'convert'))
+    return ap.parse_args(argv)
+
+
+def require_clean(ksrc: str) -> None:
+    if not os.path.isdir(os.path.join(ksrc, '.git')) and not git(ksrc, 'rev-parse', '--git-dir'):
+        raise SystemExit(f'error: {ksrc} is not a git tree; set KSRC= to a kernel git checkout.')
+    dirty = git(ksrc, 'status', '--porcelain', '--untracked-files=no')
+    if dirty.strip():
+        raise SystemExit(f'error: {ksrc} has uncommitted changes; nothing was touched:\n'
+                         + ''.join(f'  {l}\n' for l in dirty.splitlines()[:5])
+                         + '  Commit or stash them, then rerun.')
+
+
+def discover(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path],
+             version: str) -> Tuple[List[Read], List[Outcome]]:
+    files = grep_files(a.ksrc, [READERS_RE], spec_for(a.discover_in))
+    argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'discover', *SPATCH_OPTS,
+            '--timeout', str(a.timeout)]
+    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], str(a.pass1_batch)]))
+    outs = cached_pass(a.ksrc, files, blobs, cache, a.jobs, 'pass 1 (lockless reads)', argv,
+                       a.timeout, a.pass1_batch, a.retry_failed)
+    reads = [r for o in outs for r in parse_discover(o.out)]
+    return reads, [o for o in outs if o.failed]
+
+
+def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str], base: Optional[Path],
+                 version: str) -> Tuple[Defs, List[Outcome]]:
+    names = sorted({r.struct for r in reads if r.typed})
+    if not names:
+        return Defs([]), []
+    pats = [r'\bstruct[[:space:]]+(__packed[[:space:]]+)?' + n + r'[[:space:]]*([{]|$)' for n in names]
+    files = grep_files(a.ksrc, pats, SOURCES + EXCLUDE)
+    argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'decls', *SPATCH_OPTS,
+            '--timeout', str(a.timeout)]
+    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:]]))
+    outs = cached_pass(a.ksrc, files, blobs, cache, a.jobs, 'struct definitions', argv,
+                       a.timeout, 20, a.retry_failed)
+    defs = []
+    for o in outs:
+        ds = parse_decls(o.out)
+        if ds:
+            text = Path(a.ksrc, o.path).read_text(errors='replace')
+            for d in ds:
+                d.packed = d.packed or packed_in_text(text, d.line)
+        defs += ds
+    return Defs(defs), [o for o in outs if o.failed]
+
+
+def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], defs: Defs,
+            base: Optional[Path], version: str) -> Tuple[List[Site], List[Outcome], str]:
+    names = sorted({f.name for f in fields.values()})
+    if not names:
+        return [], [], ''
+    gen_text = fill_template(STORE_TEMPLATE.read_text(), names)
+    gen_dir = (base or Path(tempfile.gettempdir())) / 'gen'
+    gen_dir.mkdir(parents=True, exist_ok=True)
+    gen = gen_dir / f'marked_store_fields-{hashlib.sha1(gen_text.encode()).hexdigest()[:12]}.cocci'
+    gen.write_text(gen_text)
+    pats = [r'(->|\.)[[:space:]]*' + n + r'\b' for n in names]
+    files = grep_files(a.ksrc, pats, spec_for(a.paths))
+    mode = 'report' if a.dry_run else 'patch'
+    argv = ['spatch', '--sp-file', str(gen), '-D', mode, *SPATCH_OPTS, '--timeout', str(a.timeout)]
+    if not a.dry_run:
+        argv.append('--in-place')
+    print(f'==> pass 2 (stores): {len(names)} field names, {len(files)} files in scope mention one; '
+          f'{gen}', flush=True)
+    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:]]))
+    blobs = blob_ids(a.ksrc)
+
+    def one(path: str) -> Outcome:
+        pairs = ' '.join(sorted(convertible_pairs(path, fields, defs)))
+        key = hashlib.sha1(f'{blobs.get(path)}\0{pairs}'.encode()).hexdigest()
+        hit = cache.get(key)
+        if hit is not None and not hit.failed:
+            d = json.loads(hit.out)
+            if d['content'] is not None and not a.dry_run:
+                Path(a.ksrc, path).write_text(d['content'])
+            return Outcome(path, d['lines'])
+        before = Path(a.ksrc, path).read_text(errors='surrogateescape')
+        out, failed = run_spatch(argv + [path], a.ksrc, a.timeout, {'AFP_CONVERT': pairs})
+        after = Path(a.ksrc, path).read_text(errors='surrogateescape')
+        lines = '\n'.join(l for l in out.splitlines() if l.startswith('afp\t'))
+        if not failed:
+            cache.put(key, Outcome(path, json.dumps({'lines': lines,
+                                                     'content': after if after != before else None})))
+        return Outcome(path, lines, failed)
+
+    outs = parallel(files, a.jobs, 'pass 2 (stores)', one) if files else []
+    sites = dedupe_sites(s for o in outs for s in parse_sites(o.out))
+    return sites, [o for o in outs if o.failed], str(gen)
+
+
+def commit_by_subsystem(ksrc: str, command: str) -> List[str]:
+    changed = git(ksrc, 'diff', '--name-only').split()
+    groups: Dict[str, List[str]] = defaultdict(list)
+    for p in changed:
+        groups[subsystem(p)].append(p)
+    made = []
+    for g, paths in sorted(groups.items()):
+        msg = (f'{subject_prefix(g)}: use atomic_store_relaxed_from_ptr() for fields read locklessly\n\n'
+               f'These fields are read with READ_ONCE(), smp_load_acquire() or\n'
+               f'atomic_load_*_from_ptr() elsewhere, so a plain store to them is a data\n'
+               f'race; mark the stores.\n\n'
+               f'Generated by: cocci/marked_store_fields.cocci.in, filled and run by\n'
+               f'  {command}\n'
+               f'(discovery: cocci/lockless_fields.cocci). Not edited by hand.\n')
+        git(ksrc, 'add', '--', *paths)
+        git(ksrc, '-c', 'user.useConfigOnly=false', 'commit', '-q', '-m', msg, '--', *paths)
+        made.append(f'{git(ksrc, "rev-parse", "--short", "HEAD").strip()} {g} ({len(paths)} files)')
+    return made
+
+
+def main(argv: List[str]) -> int:
+    a = parse_args(argv)
+    if not a.ksrc:
+        raise SystemExit('error: no kernel tree: set KSRC=/path/to/linux (a git checkout) or run make prepare.')
+    a.ksrc = os.path.abspath(a.ksrc)
+    require_clean(a.ksrc)
+    t0 = time.monotonic()
+    base = None if a.no_cache else Path(a.cache)
+    version = spatch_version()
+    blobs = blob_ids(a.ksrc)
+    command = 'tools/convert ' + ' '.join(shlex.quote(x) for x in argv)
+    print(f'==> {command}  (KSRC={a.ksrc}, {version})', flush=True)
+    reads, skipped = discover(a, blobs, base, version)
+    t1 = time.monotonic()
+    defs, skipped2 = declarations(a, reads, blobs, base, version)
+    fields = shared_fields(reads, defs)
+    typed_names = {f.name for f in fields.values()}
+    untyped = Counter(r.name for r in reads if not r.typed and r.name not in typed_names)
+    t2 = time.monotonic()
+    sites, skipped3, gen = convert(a, fields, defs, base, version)
+    t3 = time.monotonic()
+    skipped_all = skipped + skipped2 + skipped3
+    changed = git(a.ksrc, 'diff', '--name-only').split()
+    res = Path(a.results)
+    write_tsv(res / 'fields.tsv', '#definition\tstruct\tfield\tverdict\treaders',
+              ((f.defn.key if f.defn else '?', f.struct, f.name, f.kind, ' '.join(f.readers[:5]))
+               for f in sorted(fields.values(), key=lambda f: (f.struct, f.name))))
+    write_tsv(res / 'untyped.tsv', '#field\treads', sorted(untyped.items()))
+    write_tsv(res / 'sites.tsv', '#kind\tstruct\tfield\tfile:line',
+              ((s.kind, s.struct, s.name, f'{s.file}:{s.line}') for s in sites))
+    write_tsv(res / 'skipped.tsv', '#file\treason', ((o.path, o.failed) for o in skipped_all))
+    text, counts = summarize(fields, dict(untyped), sites, skipped_all, len(changed))
+    counts.update({'seconds_pass1': round(t1 - t0, 1), 'seconds_decls': round(t2 - t1, 1),
+                   'seconds_pass2': round(t3 - t2, 1)})
+    (res / 'counts.json').write_text(json.dumps(counts, indent=1) + '\n')
+    print(f'\ntools/convert summary (pass 1 {t1 - t0:.0f}s, definitions {t2 - t1:.0f}s, '
+          f'pass 2 {t3 - t2:.0f}s; lists in {res}/)')
+    print(text)
+    if a.commit and changed:
+        for line in commit_by_subsystem(a.ksrc, command):
+            print(f'  committed {line}')
+    elif changed:
+        print(f'  {len(changed)} files changed, not committed (git -C {a.ksrc} diff; --commit to commit)')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
