@@ -312,6 +312,14 @@ position p != nostore.p;
  E2.f@p = v;
 )
 
+@script:python depends on afp_lines@
+S << stall.S;
+f << stall.f;
+p << stall.p;
+@@
+v = afp_verdict(p[0].file, S, f)
+afp_emit("store" if v == "ok" else "skip-store:" + v, S, f, p[0])
+
 // The same stores, kept only where tools/convert allows the field.
 @st disable ptr_to_array, fld_to_ptr, mkinit@
 identifier S;
@@ -395,13 +403,6 @@ p << forhead.p;
 if (p[0].file, f) in AFP_READ_NAMES:
     afp_emit("for-header", "?", f, p[0])
 
-@script:python depends on afp_lines@
-S << stall.S;
-f << stall.f;
-p << stall.p;
-@@
-v = afp_verdict(p[0].file, S, f)
-afp_emit("store" if v == "ok" else "skip-store:" + v, S, f, p[0])
 
 @script:python depends on afp_lines@
 f << untyped.f;

@@ -239,6 +239,24 @@ def shared_fields(reads: Iterable[Read], defs: Defs) -> Dict[Tuple[str, str, str
     return out
 
 
+def explain_skips(sites: Iterable[Site], fields: Dict[Tuple[str, str, str], Field]) -> List[Site]:
+    """skip-store -> skip-store:<why>. A typed store to a same-named field of
+    a struct nobody reads locklessly becomes 'unrelated' (counted, not listed
+    as a finding)."""
+    kinds: Dict[Tuple[str, str], str] = {}
+    for f in fields.values():
+        old = kinds.get((f.struct, f.name))
+        kinds[(f.struct, f.name)] = f.kind if old in (None, f.kind) else 'several-definitions'
+    out = []
+    for s in sites:
+        if s.kind == 'skip-store':
+            k = kinds.get((s.struct, s.name))
+            why = 'unrelated' if k is None else ('other-definition' if k == 'ok' else k)
+            s = Site(f'skip-store:{why}', s.struct, s.name, s.file, s.line)
+        out.append(s)
+    return out
+
+
 def convertible_pairs(path: str, fields: Dict[Tuple[str, str, str], Field], defs: Defs) -> Set[str]:
     """'S:f' words the store pass may convert in this file."""
     ok = set()
@@ -418,11 +436,12 @@ def table(rows: List[Tuple[str, object]]) -> str:
 def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int], sites: List[Site],
               skipped: List[Outcome], converted_files: int) -> Tuple[str, Dict[str, int]]:
     kinds = Counter(f.kind for f in fields.values())
-    sk = Counter(s.kind for s in sites)
+    sk = Counter(s.kind.split(':')[0] if s.kind != 'skip-store:unrelated' else 'unrelated'
+                 for s in sites)
     reasons = Counter(o.failed.split(':')[0] for o in skipped)
     counts = {'fields_typed': len(fields), 'fields_convertible': kinds['ok'],
               'fields_untyped_only': len(untyped), 'stores_converted': sk['store'],
-              'stores_left_field_kind': sk['skip-store'], 'stores_untyped': sk['untyped-store'],
+              'stores_left_field_kind': sk['skip-store'], 'stores_unrelated_struct': sk['unrelated'], 'stores_untyped': sk['untyped-store'],
               'rmw_reported': sk['rmw'], 'chained': sk['chained'], 'for_header': sk['for-header'],
               'files_changed': converted_files, 'files_skipped': len(skipped)}
     rows: List[Tuple[str, object]] = [
@@ -430,7 +449,10 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
          + ', '.join(f'{k} {v}' for k, v in sorted(kinds.items()) if k != 'ok') + ')'),
         ('fields read locklessly, untyped only', f'{len(untyped)} (field name only, never converted)'),
         ('stores converted', f"{sk['store']} in {converted_files} files"),
-        ('stores left: field kind', sk['skip-store']),
+        ('stores left: field kind', f"{sk['skip-store']} ("
+         + ', '.join(f'{k[11:]} {v}' for k, v in sorted(Counter(s.kind for s in sites).items())
+                     if k.startswith('skip-store:') and k != 'skip-store:unrelated') + ')'),
+        ('same name, struct not read locklessly', f"{sk['unrelated']} (not findings)"),
         ('stores left: struct type unknown', sk['untyped-store']),
         ('stores left: chained / for header', f"{sk['chained']} / {sk['for-header']}"),
         ('read-modify-write reported', sk['rmw']),
@@ -546,7 +568,7 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
         return Outcome(path, lines, failed)
 
     outs = parallel(files, a.jobs, 'pass 2 (stores)', one) if files else []
-    sites = dedupe_sites(s for o in outs for s in parse_sites(o.out))
+    sites = explain_skips(dedupe_sites(s for o in outs for s in parse_sites(o.out)), fields)
     return sites, [o for o in outs if o.failed], str(gen)
 
 

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Read-modify-write of a field read locklessly: reported, never converted. */
+struct stats {
+	unsigned long hits;
+	unsigned int mask;
+};
+
+unsigned long stats_hits(struct stats *s)
+{
+	return READ_ONCE(s->hits) + READ_ONCE(s->mask);
+}
+
+void stats_bump(struct stats *s, unsigned long n)
+{
+	s->hits++;
+	++s->hits;
+	s->hits--;
+	s->hits += n;
+	s->mask |= 4;
+	s->mask = s->mask | 8;
+	s->mask = 16 & s->mask;
+}
