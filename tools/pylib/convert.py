@@ -294,12 +294,33 @@ def git(ksrc: str, *args: str, ok: Tuple[int, ...] = (0,)) -> str:
     return p.stdout
 
 
-def grep_files(ksrc: str, patterns: Sequence[str], pathspecs: Sequence[str]) -> List[str]:
+def grep_files(ksrc: str, patterns: Sequence[str], pathspecs: Sequence[str], fixed: bool = False) -> List[str]:
+    """Files matching any of a few patterns."""
     with tempfile.NamedTemporaryFile('w', suffix='.pat') as pf:
         pf.write('\n'.join(patterns) + '\n')
         pf.flush()
-        out = git(ksrc, 'grep', '-l', '-E', '-f', pf.name, '--', *pathspecs, ok=(0, 1))
+        out = git(ksrc, 'grep', '-l', '-F' if fixed else '-E', '-f', pf.name, '--', *pathspecs, ok=(0, 1))
     return sorted(out.split('\n')[:-1]) if out else []
+
+
+STRUCT_DEF_RE = r'struct[[:space:]]+(__packed[[:space:]]+)?[A-Za-z_][A-Za-z0-9_]*[[:space:]]*[{]'
+STORE_RE = (r'(->|\.)[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=[^=]|=$|[-+*/%&|^]=|<<=|>>=|\+\+|--)'
+            r'|(\+\+|--)[[:space:]]*[A-Za-z_][][A-Za-z0-9_>.-]*(->|\.)[A-Za-z_][A-Za-z0-9_]*')
+
+
+def grep_names(ksrc: str, regex: str, pathspecs: Sequence[str], pick: str) -> Dict[str, Set[str]]:
+    """path -> identifiers that `pick` (a Python regex, last group match
+    wins) finds in the git grep -o matches of regex. One generic pattern:
+    git grep with thousands of -e/-f alternatives takes minutes."""
+    out = git(ksrc, 'grep', '-o', '-I', '-E', regex, '--', *pathspecs, ok=(0, 1))
+    found: Dict[str, Set[str]] = defaultdict(set)
+    pick_re = re.compile(pick)
+    for line in out.splitlines():
+        path, _, match = line.partition(':')
+        names = pick_re.findall(match)
+        if names:
+            found[path].add(names[-1])
+    return found
 
 
 def blob_ids(ksrc: str) -> Dict[str, str]:
@@ -354,7 +375,7 @@ def parallel(items: Sequence[str], jobs: int, label: str, fn: Callable[[str], Ou
         for i, o in enumerate(ex.map(fn, items), 1):
             done.append(o)
             if i % step == 0 or i == len(items):
-                print(f'  {label}: {i} of {len(items)} files ({time.monotonic() - t0:.0f}s)', flush=True)
+                print(f'  {label}: {i} of {len(items)} ({time.monotonic() - t0:.0f}s)', flush=True)
     return done
 
 
@@ -404,7 +425,7 @@ def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache
         out, failed = run_spatch(argv + names, ksrc, timeout * len(names))
         return Outcome(chunk, out, failed)
 
-    for o in parallel(chunks, jobs, label, one) if chunks else []:
+    for o in parallel(chunks, jobs, label + (f' ({batch} files each)' if batch > 1 else ''), one) if chunks else []:
         names = shlex.split(o.path)
         per: Dict[str, List[str]] = defaultdict(list)
         for line in o.out.splitlines():
@@ -510,8 +531,9 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
     names = sorted({r.struct for r in reads if r.typed})
     if not names:
         return Defs([]), []
-    pats = [r'\bstruct[[:space:]]+(__packed[[:space:]]+)?' + n + r'[[:space:]]*([{]|$)' for n in names]
-    files = grep_files(a.ksrc, pats, SOURCES + EXCLUDE)
+    wanted = set(names)
+    found = grep_names(a.ksrc, STRUCT_DEF_RE, SOURCES + EXCLUDE, r'struct\s+(?:__packed\s+)?(\w+)')
+    files = sorted(p for p, ns in found.items() if ns & wanted)
     argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'decls', *SPATCH_OPTS,
             '--timeout', str(a.timeout)]
     cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:]]))
@@ -538,8 +560,9 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     gen_dir.mkdir(parents=True, exist_ok=True)
     gen = gen_dir / f'marked_store_fields-{hashlib.sha1(gen_text.encode()).hexdigest()[:12]}.cocci'
     gen.write_text(gen_text)
-    pats = [r'(->|\.)[[:space:]]*' + n + r'\b' for n in names]
-    files = grep_files(a.ksrc, pats, spec_for(a.paths))
+    wanted = set(names)
+    found = grep_names(a.ksrc, STORE_RE, spec_for(a.paths), r'(?:->|\.)\s*([A-Za-z_]\w*)')
+    files = sorted(p for p, ns in found.items() if ns & wanted)
     mode = 'report' if a.dry_run else 'patch'
     argv = ['spatch', '--sp-file', str(gen), '-D', mode, *SPATCH_OPTS, '--timeout', str(a.timeout)]
     if not a.dry_run:
@@ -624,7 +647,8 @@ def main(argv: List[str]) -> int:
               ((s.kind, s.struct, s.name, f'{s.file}:{s.line}') for s in sites))
     write_tsv(res / 'skipped.tsv', '#file\treason', ((o.path, o.failed) for o in skipped_all))
     text, counts = summarize(fields, dict(untyped), sites, skipped_all, len(changed))
-    counts.update({'seconds_pass1': round(t1 - t0, 1), 'seconds_decls': round(t2 - t1, 1),
+    counts.update({'reads_typed': sum(r.typed for r in reads), 'reads_untyped': sum(not r.typed for r in reads),
+                   'seconds_pass1': round(t1 - t0, 1), 'seconds_decls': round(t2 - t1, 1),
                    'seconds_pass2': round(t3 - t2, 1)})
     (res / 'counts.json').write_text(json.dumps(counts, indent=1) + '\n')
     print(f'\ntools/convert summary (pass 1 {t1 - t0:.0f}s, definitions {t2 - t1:.0f}s, '

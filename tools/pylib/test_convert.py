@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests for convert.py's parsing and deciding (no spatch, no kernel tree)."""
+
+import re
+import unittest
+
+import convert as cv
+
+DISCOVER = '''field\ttyped\tfoo\ta\tfs/x.c:18
+field\tuntyped\t?\tzz\tfs/x.c:21
+noise line
+'''
+
+DECLS = '''struct\tfoo\tinclude/foo.h:1
+struct\tpk\tinclude/foo.h:10
+member\tfoo\ta\tint\tplain\tinclude/foo.h:2
+member\tfoo\tarr\tint [ 4 ]\tplain\tinclude/foo.h:5
+member\tfoo\tbits\tint\tbitfield\tinclude/foo.h:4
+member\tpk\tx\tint\tplain\tinclude/foo.h:11
+packed\tpk\tinclude/foo.h:10
+'''
+
+
+class ParseTest(unittest.TestCase):
+    def test_discover(self):
+        a, z = cv.parse_discover(DISCOVER)
+        self.assertEqual(a, cv.Read(True, 'foo', 'a', 'fs/x.c', 18))
+        self.assertEqual((z.typed, z.struct, z.name), (False, '?', 'zz'))
+
+    def test_decls_members_belong_to_nearest_definition(self):
+        foo, pk = cv.parse_decls(DECLS)
+        self.assertEqual(foo.members, {'a': ('int', False), 'arr': ('int [ 4 ]', False), 'bits': ('int', True)})
+        self.assertFalse(foo.packed)
+        self.assertTrue(pk.packed)
+
+    def test_sites_and_dedupe(self):
+        text = ('afp\tstore\tfoo\ta\tx.c:4\nafp\tuntyped-store\t?\ta\tx.c:4\n'
+                'afp\tuntyped-store\t?\tb\tx.c:5\nafp\trmw\t?\tc\tx.c:6\nafp\trmw\t?\tc\tx.c:6\n')
+        kinds = [s.kind for s in cv.dedupe_sites(cv.parse_sites(text))]
+        self.assertEqual(kinds, ['store', 'untyped-store', 'rmw'])
+
+
+class KindTest(unittest.TestCase):
+    def test_member_kinds(self):
+        for t, bit, want in [('int', False, 'ok'), ('unsigned long', False, 'ok'), ('void *', False, 'ok'),
+                             ('const struct ops *', False, 'ok'), ('enum state', False, 'ok'),
+                             ('bool', False, 'ok'), ('int', True, 'bitfield'), ('int [ 4 ]', False, 'array'),
+                             ('struct bar', False, 'aggregate'), ('union u', False, 'aggregate'),
+                             ('u64', False, 'wide'), ('unsigned long long', False, 'wide'),
+                             ('ktime_t', False, 'unknown-type'), ('void (*)(int)', False, 'unknown-type'),
+                             ('float', False, 'unknown-type')]:
+            self.assertEqual(cv.member_kind(t, bit), want, t)
+
+    def test_packed_in_text(self):
+        self.assertTrue(cv.packed_in_text('x\nstruct __packed hdr {\n', 2))
+        self.assertFalse(cv.packed_in_text('struct hdr {\n', 1))
+
+    def test_scalar_list_matches_static_cocci(self):
+        text = (cv.COCCI / 'marked_store.cocci').read_text()
+        m = re.search(r'AFP_SCALAR = frozenset\("""(.*?)"""', text, re.S)
+        self.assertIsNotNone(m)
+        self.assertEqual(frozenset(m.group(1).split()), cv.SCALAR_TYPES)
+
+
+class DecideTest(unittest.TestCase):
+    def setUp(self):
+        h = cv.StructDef('foo', 'include/foo.h', 1, {'a': ('int', False), 'w': ('u64', False)})
+        local = cv.StructDef('foo', 'drivers/x.c', 3, {'a': ('int', False)})
+        self.defs = cv.Defs([h, local, cv.StructDef('dup', 'a.h', 1), cv.StructDef('dup', 'b.h', 1)])
+        self.h, self.local = h, local
+
+    def test_resolve_prefers_own_definition_then_unique_header(self):
+        self.assertIs(self.defs.resolve('foo', 'drivers/x.c')[0], self.local)
+        self.assertIs(self.defs.resolve('foo', 'fs/y.c')[0], self.h)
+        self.assertEqual(self.defs.resolve('dup', 'fs/y.c'), (None, 'struct-ambiguous'))
+        self.assertEqual(self.defs.resolve('nope', 'fs/y.c'), (None, 'struct-definition-not-found'))
+
+    def test_pairs_follow_the_definition_the_reader_saw(self):
+        reads = [cv.Read(True, 'foo', 'a', 'fs/r.c', 1), cv.Read(True, 'foo', 'w', 'fs/r.c', 2),
+                 cv.Read(True, 'dup', 'q', 'fs/r.c', 3), cv.Read(False, '?', 'z', 'fs/r.c', 4)]
+        fields = cv.shared_fields(reads, self.defs)
+        self.assertEqual(sorted(f.kind for f in fields.values()), ['ok', 'struct-ambiguous', 'wide'])
+        self.assertEqual(cv.convertible_pairs('kernel/w.c', fields, self.defs), {'foo:a'})
+        # drivers/x.c has its own struct foo, which nobody reads locklessly
+        self.assertEqual(cv.convertible_pairs('drivers/x.c', fields, self.defs), set())
+
+    def test_explain_skips(self):
+        fields = cv.shared_fields([cv.Read(True, 'foo', 'w', 'fs/r.c', 2)], self.defs)
+        sites = [cv.Site('skip-store', 'foo', 'w', 'x.c', 1), cv.Site('skip-store', 'bar', 'w', 'x.c', 2)]
+        self.assertEqual([s.kind for s in cv.explain_skips(sites, fields)],
+                         ['skip-store:wide', 'skip-store:unrelated'])
+
+
+class TemplateTest(unittest.TestCase):
+    def test_fill_has_literal_names_and_no_placeholder(self):
+        out = cv.fill_template(cv.STORE_TEMPLATE.read_text(), ['b', 'a', 'a'])
+        self.assertIn('identifier f = {a, b};', out)
+        self.assertNotIn('@FIELDS@', out)
+        self.assertNotIn('@KEYWORDS@', out)
+        with self.assertRaises(ValueError):
+            cv.fill_template('x', [])
+
+    def test_subsystem(self):
+        self.assertEqual(cv.subsystem('fs/ext4/inode.c'), 'fs/ext4')
+        self.assertEqual(cv.subsystem('kernel/time/timer.c'), 'kernel/time')
+        self.assertEqual(cv.subsystem('mm/slub.c'), 'mm')
+        self.assertEqual(cv.subsystem('drivers/net/phy/phy.c'), 'drivers/net/phy')
+        self.assertEqual(cv.subject_prefix('kernel/time'), 'time')
+
+    def test_spec_for(self):
+        self.assertEqual(cv.spec_for(['fs/', 'mm/slub.c'])[:3], ['fs/*.c', 'fs/*.h', 'mm/slub.c'])
+        self.assertEqual(cv.spec_for([])[:2], ['*.c', '*.h'])
+
+
+if __name__ == '__main__':
+    unittest.main()
