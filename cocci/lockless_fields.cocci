@@ -8,7 +8,8 @@
 /// Typed hits name the struct (spatch knows e's type from a declaration it
 /// saw); untyped hits name only the field and are lower confidence.
 /// Modes: report/org list the reads, context marks them, patch changes
-/// nothing (discovery only). Two extra modes are for tools/convert:
+/// nothing (discovery only; one never-matching rule keeps spatch from
+/// failing). Two extra modes are for tools/convert:
 /// -D discover prints one line per read,
 ///   field<TAB>typed|untyped<TAB>struct|?<TAB>field<TAB>file:line
 /// and -D decls prints the members of every struct defined in the files,
@@ -104,6 +105,13 @@ expression E;
 |
 * atomic_load_acquire_from_ptr(&E.f)
 )
+
+// patch mode has nothing to change; this rule never matches and only keeps
+// spatch from failing with "No rules apply" under make coccicheck MODE=patch.
+@depends on patch && !decls@
+@@
+
+- afp_discovery_only_nothing_to_patch();
 
 @script:python depends on discover@
 S << typed.S;

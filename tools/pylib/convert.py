@@ -495,7 +495,11 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                     help='limit discovery of lockless readers (default: the whole tree)')
     ap.add_argument('--pass1-batch', type=int, default=1, metavar='N',
                     help='files per discovery spatch process (>1 loses return-value types in 1.1.1)')
+    ap.add_argument('--pass2-batch', type=int, default=1, metavar='N',
+                    help='files per store-pass spatch process (>1 loses return-value types in 1.1.1)')
     ap.add_argument('--dry-run', action='store_true', help='report only; change no file')
+    ap.add_argument('--discover-only', action='store_true',
+                    help='stop after pass 1; print typed/untyped read counts (to measure recall)')
     ap.add_argument('--commit', action='store_true', help='one commit per subsystem directory')
     ap.add_argument('--retry-failed', action='store_true', help='rerun files that timed out before')
     ap.add_argument('--cache', default=os.path.join(os.environ.get('WORK', '/tmp'), 'cache', 'convert'))
@@ -572,25 +576,46 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:]]))
     blobs = blob_ids(a.ksrc)
 
-    def one(path: str) -> Outcome:
-        pairs = ' '.join(sorted(convertible_pairs(path, fields, defs)))
-        key = hashlib.sha1(f'{blobs.get(path)}\0{pairs}'.encode()).hexdigest()
-        hit = cache.get(key)
-        if hit is not None and not hit.failed:
-            d = json.loads(hit.out)
-            if d['content'] is not None and not a.dry_run:
-                Path(a.ksrc, path).write_text(d['content'])
-            return Outcome(path, d['lines'])
-        before = Path(a.ksrc, path).read_text(errors='surrogateescape')
-        out, failed = run_spatch(argv + [path], a.ksrc, a.timeout, {'AFP_CONVERT': pairs})
-        after = Path(a.ksrc, path).read_text(errors='surrogateescape')
-        lines = '\n'.join(l for l in out.splitlines() if l.startswith('afp\t'))
-        if not failed:
-            cache.put(key, Outcome(path, json.dumps({'lines': lines,
-                                                     'content': after if after != before else None})))
-        return Outcome(path, lines, failed)
+    batch = max(1, a.pass2_batch)
+    plans = {path: ' '.join(sorted(convertible_pairs(path, fields, defs))) for path in files}
+    keys = {path: hashlib.sha1(f'{blobs.get(path)}\0{plans[path]}'.encode()).hexdigest() for path in files}
+    results: Dict[str, Outcome] = {}
+    todo = []
+    for path in files:
+        hit = cache.get(keys[path])
+        if hit is None or hit.failed:
+            todo.append(path)
+            continue
+        d = json.loads(hit.out)
+        if d['content'] is not None and not a.dry_run:
+            Path(a.ksrc, path).write_text(d['content'], errors='surrogateescape')
+        results[path] = Outcome(path, d['lines'])
+    print(f'  {len(files) - len(todo)} cached, {len(todo)} to run ({batch} per spatch process)', flush=True)
+    chunks = [' '.join(shlex.quote(f) for f in todo[i:i + batch]) for i in range(0, len(todo), batch)]
 
-    outs = parallel(files, a.jobs, 'pass 2 (stores)', one) if files else []
+    def one(chunk: str) -> Outcome:
+        names = shlex.split(chunk)
+        before = {n: Path(a.ksrc, n).read_text(errors='surrogateescape') for n in names}
+        with tempfile.NamedTemporaryFile('w', suffix='.json') as plan:
+            json.dump({n: plans[n] for n in names}, plan)
+            plan.flush()
+            out, failed = run_spatch(argv + names, a.ksrc, a.timeout * len(names), {'AFP_PLAN': plan.name})
+        per: Dict[str, List[str]] = defaultdict(list)
+        for line in out.splitlines():
+            if line.startswith('afp\t'):
+                per[line.rsplit('\t', 1)[-1].rpartition(':')[0]].append(line)
+        for n in names:
+            after = Path(a.ksrc, n).read_text(errors='surrogateescape')
+            lines = '\n'.join(per.get(n, []))
+            results[n] = Outcome(n, lines, failed)
+            if not failed:
+                cache.put(keys[n], Outcome(n, json.dumps({'lines': lines,
+                                                          'content': after if after != before[n] else None})))
+        return Outcome(chunk, '', failed)
+
+    if chunks:
+        parallel(chunks, a.jobs, 'pass 2 (stores)' + (f' ({batch} files each)' if batch > 1 else ''), one)
+    outs = [results[f] for f in files]
     sites = explain_skips(dedupe_sites(s for o in outs for s in parse_sites(o.out)), fields)
     return sites, [o for o in outs if o.failed], str(gen)
 
@@ -629,6 +654,11 @@ def main(argv: List[str]) -> int:
     print(f'==> {command}  (KSRC={a.ksrc}, {version})', flush=True)
     reads, skipped = discover(a, blobs, base, version)
     t1 = time.monotonic()
+    if a.discover_only:
+        typed = sum(r.typed for r in reads)
+        print(f'pass 1: {typed} typed reads ({len({(r.struct, r.name) for r in reads if r.typed})} struct fields), '
+              f'{len(reads) - typed} untyped reads, {len(skipped)} files skipped, {t1 - t0:.0f}s')
+        return 0
     defs, skipped2 = declarations(a, reads, blobs, base, version)
     fields = shared_fields(reads, defs)
     typed_names = {f.name for f in fields.values()}
