@@ -353,7 +353,9 @@ class Outcome:
 
 
 def run_spatch(argv: List[str], cwd: str, timeout: int, env: Optional[Dict[str, str]] = None) -> Tuple[str, str]:
-    """(stdout, failure reason or '')."""
+    """(stdout, failure reason or ''). spatch treats the files of one
+    command line as one group and applies --timeout to the whole group."""
+    argv = [*argv[:1], '--timeout', str(timeout), *argv[1:]]
     try:
         p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout + 30,
                            env={**os.environ, **(env or {})})
@@ -521,8 +523,7 @@ def require_clean(ksrc: str) -> None:
 def discover(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path],
              version: str) -> Tuple[List[Read], List[Outcome]]:
     files = grep_files(a.ksrc, [READERS_RE], spec_for(a.discover_in))
-    argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'discover', *SPATCH_OPTS,
-            '--timeout', str(a.timeout)]
+    argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'discover', *SPATCH_OPTS]
     cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], str(a.pass1_batch)]))
     outs = cached_pass(a.ksrc, files, blobs, cache, a.jobs, 'pass 1 (lockless reads)', argv,
                        a.timeout, a.pass1_batch, a.retry_failed)
@@ -538,8 +539,7 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
     wanted = set(names)
     found = grep_names(a.ksrc, STRUCT_DEF_RE, SOURCES + EXCLUDE, r'struct\s+(?:__packed\s+)?(\w+)')
     files = sorted(p for p, ns in found.items() if ns & wanted)
-    argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'decls', *SPATCH_OPTS,
-            '--timeout', str(a.timeout)]
+    argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'decls', *SPATCH_OPTS]
     cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:]]))
     outs = cached_pass(a.ksrc, files, blobs, cache, a.jobs, 'struct definitions', argv,
                        a.timeout, 20, a.retry_failed)
@@ -568,7 +568,7 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     found = grep_names(a.ksrc, STORE_RE, spec_for(a.paths), r'(?:->|\.)\s*([A-Za-z_]\w*)')
     files = sorted(p for p, ns in found.items() if ns & wanted)
     mode = 'report' if a.dry_run else 'patch'
-    argv = ['spatch', '--sp-file', str(gen), '-D', mode, *SPATCH_OPTS, '--timeout', str(a.timeout)]
+    argv = ['spatch', '--sp-file', str(gen), '-D', mode, *SPATCH_OPTS]
     if not a.dry_run:
         argv.append('--in-place')
     print(f'==> pass 2 (stores): {len(names)} field names, {len(files)} files in scope mention one; '
