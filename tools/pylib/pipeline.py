@@ -40,7 +40,8 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
     if pipeline == 'test':
         return prepare + [
             Step('export check', tool('export', '--check')),
-            Step('tool self-tests', tool('selftest')),
+            Step('tool self-tests', tool('selftest'),
+                 counts_json=os.path.join(results, 'selftest.counts.json')),
             Step('lint (checkpatch .. bisect)', tool('lint'),
                  counts_json=os.path.join(results, 'lint.counts.json')),
             Step('compile-fail x86_64 i386 arm64', tool('compile-fail'),
