@@ -57,6 +57,10 @@ PHONY += kcsan-peer
 kcsan-peer: apply ## The kernel's own kcsan_test, base vs series, RUNS times each (not gating)
 	@tools/kcsan-peer $(RUNS)
 
+PHONY += bench
+bench: apply ## Measurements side by side in one run (codegen identity x86_64/arm64); markdown in $(WORK)/results/bench.md
+	@tools/bench
+
 PHONY += selftest
 selftest: ## Unit tests of the tools themselves (no kernel needed)
 	@tools/selftest

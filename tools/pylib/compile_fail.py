@@ -82,10 +82,12 @@ def short(line: str) -> str:
     return re.sub(r'^\S*/([^/\s]+:\d+:\d+:)', r'\1', line.strip())
 
 
-def prepare_build(arch, make_arch, cross, cc, src, build, frag, tip) -> Path:
-    """Configure and modules_prepare a build dir once per series tip."""
-    out = Path(build) / f'compile-fail-{arch}'
-    stamp = out / '.compile-fail-stamp'
+def prepare_build(arch, make_arch, cross, cc, src, build, frag, tip,
+                  name: str = 'compile-fail') -> Path:
+    """Configure (tinyconfig + FRAG) and modules_prepare BUILD/NAME-ARCH once
+    per series tip, for external modules built with make M=."""
+    out = Path(build) / f'{name}-{arch}'
+    stamp = out / f'.{name}-stamp'
     key = f'{tip} {make_arch} {cross} {cc}\n{Path(frag).read_text()}'
     if stamp.exists() and stamp.read_text() == key:
         print(f'  build dir {out}: prepared for this series tip')
