@@ -58,7 +58,7 @@ kcsan-peer: apply ## The kernel's own kcsan_test, base vs series, RUNS times eac
 	@tools/kcsan-peer $(RUNS)
 
 PHONY += bench
-bench: apply ## Measurements side by side in one run (codegen identity x86_64/arm64); markdown in $(WORK)/results/bench.md
+bench: apply ## Measurements side by side in one run (codegen identity, micro-benchmark in QEMU); markdown in $(WORK)/results/bench.md
 	@tools/bench
 
 PHONY += selftest

@@ -9,10 +9,12 @@ runs.
 """
 
 import os
+import re
+import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List
+from typing import Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_codegen  # noqa: E402
@@ -47,11 +49,65 @@ def codegen(specs: List[str], env) -> str:
     return '\n'.join(text)
 
 
+BENCH_LINE_RE = re.compile(
+    r'atomic_from_ptr_bench (?P<acc>\w+): accessor (?P<afp>\d+) ns, twin (?P<twin>\d+) ns '
+    r'for (?P<n>\d+) accesses \(best of (?P<rounds>\d+)\), ratio (?P<ratio>[\d.]+)')
+
+
+def bench_lines(log: str) -> Dict[str, Tuple[int, int, int, int]]:
+    """accessor -> (accessor ns, twin ns, accesses, rounds) from the
+    lines lib/atomic_from_ptr_bench.c prints; pass/fail comes from kunit.py."""
+    found = {}
+    for m in BENCH_LINE_RE.finditer(log):
+        found[m.group('acc')] = (int(m.group('afp')), int(m.group('twin')), int(m.group('n')),
+                                 int(m.group('rounds')))
+    return found
+
+
+def microbench(arches: List[str], env) -> str:
+    """Boot the benchmark suite (kunit/bench.kunitconfig) once per arch
+    through tools/kunit and tabulate accessor time / twin time."""
+    per_arch: Dict[str, Dict[str, Tuple[int, int, int, int]]] = {}
+    notes = []
+    for i, arch in enumerate(arches, 1):
+        print(f'==> bench micro-benchmark [{i}/{len(arches)}] {arch}: tools/kunit in QEMU',
+              flush=True)
+        e = dict(env, KUNITCONFIGS=os.path.join(env['ROOT'], 'kunit', 'bench.kunitconfig'),
+                 KUNIT_NAME='bench-kunit')
+        rc = subprocess.run([os.path.join(env['ROOT'], 'tools', 'kunit'), arch], env=e,
+                            stdin=subprocess.DEVNULL).returncode
+        log_path = Path(env['BUILD'], f'bench-kunit-{arch}', 'test.log')
+        got = bench_lines(log_path.read_text(errors='replace')) if log_path.exists() else {}
+        if rc or len(got) != 4:
+            notes.append(f'- {arch}: FAILED (tools/kunit exit {rc}, {len(got)} of 4 figures); '
+                         f'see {env["RESULTS"]}/bench-kunit-{arch}.log')
+        per_arch[arch] = got
+    accs = ['load_relaxed', 'store_relaxed', 'load_acquire', 'store_release']
+    lines = ['## 3. In-kernel micro-benchmark in QEMU (accessor time / twin time)', '',
+             'Each figure is the fastest of the rounds of a loop using the accessor, divided by '
+             'the fastest of a loop using its twin, in the same boot (QEMU TCG, -smp 2, no '
+             'KCSAN). 1.000 means the same speed.', '',
+             '| accessor | twin | ' + ' | '.join(arches) + ' |',
+             '|---|---|' + '---|' * len(arches)]
+    twins = {'load_relaxed': 'READ_ONCE', 'store_relaxed': 'WRITE_ONCE',
+             'load_acquire': 'smp_load_acquire', 'store_release': 'smp_store_release'}
+    for acc in accs:
+        cells = []
+        for arch in arches:
+            f = per_arch.get(arch, {}).get(acc)
+            cells.append('not measured' if f is None else
+                         f'{f[0] / f[1]:.3f} ({f[0] / f[2]:.2f} / {f[1] / f[2]:.2f} ns)')
+        lines.append(f'| {acc} | {twins[acc]} | ' + ' | '.join(cells) + ' |')
+    some = next((f for a in per_arch.values() for f in a.values()), None)
+    if some:
+        lines += ['', f'{some[2]} accesses per loop, best of {some[3]} rounds; '
+                  'ns per access in brackets (accessor / twin).']
+    return '\n'.join(lines + ([''] + notes if notes else []))
+
+
 NOT_YET = [
     ('2. Converted code size (bloat-o-meter)',
      'the series converts no subsystem yet (issue 4); nothing to compare.'),
-    ('3. In-kernel micro-benchmark in QEMU (ratio to the twin)',
-     'no benchmark suite in the series yet.'),
     ('4. Conversion speed (tools/convert vs make coccicheck)',
      'not wired into make bench yet (issue 4 measures it by hand).'),
     ('5. Pipeline stage times, cold and warm',
@@ -63,7 +119,8 @@ def main(argv: List[str]) -> int:
     env = os.environ
     t0 = time.monotonic()
     parts = [f'# make bench ({env.get("SOURCE_VERSION", "")}, series tip '
-             f'{env["TIP"][:12]}, {os.cpu_count()} CPUs)', '', codegen(argv[1:], env)]
+             f'{env["TIP"][:12]}, {os.cpu_count()} CPUs)', '', codegen(argv[1:], env),
+             '', microbench([spec.split('\t')[0] for spec in argv[1:]], env)]
     for title, why in NOT_YET:
         parts += ['', f'## {title}', '', f'NOT MEASURED: {why}']
     parts += ['', f'Command: make bench; took {time.monotonic() - t0:.0f}s.']

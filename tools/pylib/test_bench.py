@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of bench.py's reading of the benchmark suite's lines."""
+
+import unittest
+
+import bench
+
+LOG = '''[   1.0] KTAP version 1
+[   1.2]     # accessor_vs_twin_bench: atomic_from_ptr_bench load_relaxed: accessor 8000000 ns, twin 7900000 ns for 4000000 accesses (best of 8), ratio 1.012 (sink 0)
+[   1.3]     ok 1 load_relaxed
+[   1.4]     # accessor_vs_twin_bench: atomic_from_ptr_bench store_release: accessor 9000000 ns, twin 9000000 ns for 4000000 accesses (best of 8), ratio 1.000 (sink 0)
+[   1.5] atomic_from_ptr_bench store_relaxed: garbled line without figures
+'''
+
+
+class BenchLines(unittest.TestCase):
+    def test_reads_each_figure_line(self):
+        got = bench.bench_lines(LOG)
+        self.assertEqual(got['load_relaxed'], (8000000, 7900000, 4000000, 8))
+        self.assertEqual(got['store_release'], (9000000, 9000000, 4000000, 8))
+
+    def test_line_without_figures_is_not_a_figure(self):
+        self.assertNotIn('store_relaxed', bench.bench_lines(LOG))
+
+
+if __name__ == '__main__':
+    unittest.main()
