@@ -156,10 +156,19 @@ coccilib.org.print_todo(p[0], "lockless read of field %s (struct unknown)" % f)
 
 @sdef depends on decls@
 identifier S;
+attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 position p;
 @@
 
+(
 struct S@p { ... };
+|
+struct S@p { ... } __randomize_layout;
+|
+struct S@p { ... } ____cacheline_aligned_in_smp;
+|
+struct S@p { ... } ____cacheline_aligned;
+)
 
 @script:python depends on decls@
 S << sdef.S;
@@ -169,11 +178,20 @@ print("struct\t%s\t%s:%s" % (S, p[0].file, p[0].line))
 
 @mplain depends on decls@
 identifier S, f;
+attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 type T;
 position p;
 @@
 
+(
 struct S { ... T f@p; ... };
+|
+struct S { ... T f@p; ... } __randomize_layout;
+|
+struct S { ... T f@p; ... } ____cacheline_aligned_in_smp;
+|
+struct S { ... T f@p; ... } ____cacheline_aligned;
+)
 
 @script:python depends on decls@
 S << mplain.S;
@@ -185,12 +203,21 @@ print("member\t%s\t%s\t%s\tplain\t%s:%s" % (S, f, T, p[0].file, p[0].line))
 
 @mbit depends on decls@
 identifier S, f;
+attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 type T;
 expression n;
 position p;
 @@
 
+(
 struct S { ... T f@p : n; ... };
+|
+struct S { ... T f@p : n; ... } __randomize_layout;
+|
+struct S { ... T f@p : n; ... } ____cacheline_aligned_in_smp;
+|
+struct S { ... T f@p : n; ... } ____cacheline_aligned;
+)
 
 @script:python depends on decls@
 S << mbit.S;

@@ -112,11 +112,20 @@ AFP_READ_NAMES.add((p[0].file, f))
 
 @mplain@
 identifier S, f;
+attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 type T;
 position p;
 @@
 
+(
 struct S { ... T f@p; ... };
+|
+struct S { ... T f@p; ... } __randomize_layout;
+|
+struct S { ... T f@p; ... } ____cacheline_aligned_in_smp;
+|
+struct S { ... T f@p; ... } ____cacheline_aligned;
+)
 
 @script:python@
 S << mplain.S;
@@ -128,12 +137,21 @@ AFP_MEMBERS.setdefault((p[0].file, S, f), afp_kind(T, False))
 
 @mbit@
 identifier S, f;
+attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 type T;
 expression n;
 position p;
 @@
 
+(
 struct S { ... T f@p : n; ... };
+|
+struct S { ... T f@p : n; ... } __randomize_layout;
+|
+struct S { ... T f@p : n; ... } ____cacheline_aligned_in_smp;
+|
+struct S { ... T f@p : n; ... } ____cacheline_aligned;
+)
 
 @script:python@
 S << mbit.S;
