@@ -153,22 +153,15 @@ p << untyped.p;
 coccilib.org.print_todo(p[0], "lockless read of field %s (struct unknown)" % f)
 
 // -D decls: struct definitions and their members, for tools/convert.
+// One rule per trailing attribute: a disjunction of these patterns makes
+// spatch 1.1.1 take minutes on include/linux/fs.h instead of a second.
 
 @sdef depends on decls@
 identifier S;
-attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 position p;
 @@
 
-(
 struct S@p { ... };
-|
-struct S@p { ... } __randomize_layout;
-|
-struct S@p { ... } ____cacheline_aligned_in_smp;
-|
-struct S@p { ... } ____cacheline_aligned;
-)
 
 @script:python depends on decls@
 S << sdef.S;
@@ -178,20 +171,11 @@ print("struct\t%s\t%s:%s" % (S, p[0].file, p[0].line))
 
 @mplain depends on decls@
 identifier S, f;
-attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 type T;
 position p;
 @@
 
-(
 struct S { ... T f@p; ... };
-|
-struct S { ... T f@p; ... } __randomize_layout;
-|
-struct S { ... T f@p; ... } ____cacheline_aligned_in_smp;
-|
-struct S { ... T f@p; ... } ____cacheline_aligned;
-)
 
 @script:python depends on decls@
 S << mplain.S;
@@ -203,27 +187,165 @@ print("member\t%s\t%s\t%s\tplain\t%s:%s" % (S, f, T, p[0].file, p[0].line))
 
 @mbit depends on decls@
 identifier S, f;
-attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 type T;
 expression n;
 position p;
 @@
 
-(
 struct S { ... T f@p : n; ... };
-|
-struct S { ... T f@p : n; ... } __randomize_layout;
-|
-struct S { ... T f@p : n; ... } ____cacheline_aligned_in_smp;
-|
-struct S { ... T f@p : n; ... } ____cacheline_aligned;
-)
 
 @script:python depends on decls@
 S << mbit.S;
 f << mbit.f;
 T << mbit.T;
 p << mbit.p;
+@@
+print("member\t%s\t%s\t%s\tbitfield\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+@sdef_rl depends on decls@
+identifier S;
+attribute name __randomize_layout;
+position p;
+@@
+
+struct S@p { ... } __randomize_layout;
+
+@script:python depends on decls@
+S << sdef_rl.S;
+p << sdef_rl.p;
+@@
+print("struct\t%s\t%s:%s" % (S, p[0].file, p[0].line))
+
+@mplain_rl depends on decls@
+identifier S, f;
+type T;
+attribute name __randomize_layout;
+position p;
+@@
+
+struct S { ... T f@p; ... } __randomize_layout;
+
+@script:python depends on decls@
+S << mplain_rl.S;
+f << mplain_rl.f;
+T << mplain_rl.T;
+p << mplain_rl.p;
+@@
+print("member\t%s\t%s\t%s\tplain\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+@mbit_rl depends on decls@
+identifier S, f;
+type T;
+expression n;
+attribute name __randomize_layout;
+position p;
+@@
+
+struct S { ... T f@p : n; ... } __randomize_layout;
+
+@script:python depends on decls@
+S << mbit_rl.S;
+f << mbit_rl.f;
+T << mbit_rl.T;
+p << mbit_rl.p;
+@@
+print("member\t%s\t%s\t%s\tbitfield\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+@sdef_ca depends on decls@
+identifier S;
+attribute name ____cacheline_aligned_in_smp;
+position p;
+@@
+
+struct S@p { ... } ____cacheline_aligned_in_smp;
+
+@script:python depends on decls@
+S << sdef_ca.S;
+p << sdef_ca.p;
+@@
+print("struct\t%s\t%s:%s" % (S, p[0].file, p[0].line))
+
+@mplain_ca depends on decls@
+identifier S, f;
+type T;
+attribute name ____cacheline_aligned_in_smp;
+position p;
+@@
+
+struct S { ... T f@p; ... } ____cacheline_aligned_in_smp;
+
+@script:python depends on decls@
+S << mplain_ca.S;
+f << mplain_ca.f;
+T << mplain_ca.T;
+p << mplain_ca.p;
+@@
+print("member\t%s\t%s\t%s\tplain\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+@mbit_ca depends on decls@
+identifier S, f;
+type T;
+expression n;
+attribute name ____cacheline_aligned_in_smp;
+position p;
+@@
+
+struct S { ... T f@p : n; ... } ____cacheline_aligned_in_smp;
+
+@script:python depends on decls@
+S << mbit_ca.S;
+f << mbit_ca.f;
+T << mbit_ca.T;
+p << mbit_ca.p;
+@@
+print("member\t%s\t%s\t%s\tbitfield\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+@sdef_cb depends on decls@
+identifier S;
+attribute name ____cacheline_aligned;
+position p;
+@@
+
+struct S@p { ... } ____cacheline_aligned;
+
+@script:python depends on decls@
+S << sdef_cb.S;
+p << sdef_cb.p;
+@@
+print("struct\t%s\t%s:%s" % (S, p[0].file, p[0].line))
+
+@mplain_cb depends on decls@
+identifier S, f;
+type T;
+attribute name ____cacheline_aligned;
+position p;
+@@
+
+struct S { ... T f@p; ... } ____cacheline_aligned;
+
+@script:python depends on decls@
+S << mplain_cb.S;
+f << mplain_cb.f;
+T << mplain_cb.T;
+p << mplain_cb.p;
+@@
+print("member\t%s\t%s\t%s\tplain\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+@mbit_cb depends on decls@
+identifier S, f;
+type T;
+expression n;
+attribute name ____cacheline_aligned;
+position p;
+@@
+
+struct S { ... T f@p : n; ... } ____cacheline_aligned;
+
+@script:python depends on decls@
+S << mbit_cb.S;
+f << mbit_cb.f;
+T << mbit_cb.T;
+p << mbit_cb.p;
 @@
 print("member\t%s\t%s\t%s\tbitfield\t%s:%s" % (S, f, T, p[0].file, p[0].line))
 

@@ -110,22 +110,14 @@ p << reads.p;
 AFP_READS.add((p[0].file, S, f))
 AFP_READ_NAMES.add((p[0].file, f))
 
+// One rule per trailing attribute (a disjunction is very slow in 1.1.1).
 @mplain@
 identifier S, f;
-attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 type T;
 position p;
 @@
 
-(
 struct S { ... T f@p; ... };
-|
-struct S { ... T f@p; ... } __randomize_layout;
-|
-struct S { ... T f@p; ... } ____cacheline_aligned_in_smp;
-|
-struct S { ... T f@p; ... } ____cacheline_aligned;
-)
 
 @script:python@
 S << mplain.S;
@@ -137,26 +129,119 @@ AFP_MEMBERS.setdefault((p[0].file, S, f), afp_kind(T, False))
 
 @mbit@
 identifier S, f;
-attribute name __randomize_layout, ____cacheline_aligned_in_smp, ____cacheline_aligned;
 type T;
 expression n;
 position p;
 @@
 
-(
 struct S { ... T f@p : n; ... };
-|
-struct S { ... T f@p : n; ... } __randomize_layout;
-|
-struct S { ... T f@p : n; ... } ____cacheline_aligned_in_smp;
-|
-struct S { ... T f@p : n; ... } ____cacheline_aligned;
-)
 
 @script:python@
 S << mbit.S;
 f << mbit.f;
 p << mbit.p;
+@@
+AFP_MEMBERS[(p[0].file, S, f)] = "bitfield"
+
+@mplain_rl@
+identifier S, f;
+type T;
+attribute name __randomize_layout;
+position p;
+@@
+
+struct S { ... T f@p; ... } __randomize_layout;
+
+@script:python@
+S << mplain_rl.S;
+f << mplain_rl.f;
+T << mplain_rl.T;
+p << mplain_rl.p;
+@@
+AFP_MEMBERS.setdefault((p[0].file, S, f), afp_kind(T, False))
+
+@mbit_rl@
+identifier S, f;
+type T;
+expression n;
+attribute name __randomize_layout;
+position p;
+@@
+
+struct S { ... T f@p : n; ... } __randomize_layout;
+
+@script:python@
+S << mbit_rl.S;
+f << mbit_rl.f;
+p << mbit_rl.p;
+@@
+AFP_MEMBERS[(p[0].file, S, f)] = "bitfield"
+
+@mplain_ca@
+identifier S, f;
+type T;
+attribute name ____cacheline_aligned_in_smp;
+position p;
+@@
+
+struct S { ... T f@p; ... } ____cacheline_aligned_in_smp;
+
+@script:python@
+S << mplain_ca.S;
+f << mplain_ca.f;
+T << mplain_ca.T;
+p << mplain_ca.p;
+@@
+AFP_MEMBERS.setdefault((p[0].file, S, f), afp_kind(T, False))
+
+@mbit_ca@
+identifier S, f;
+type T;
+expression n;
+attribute name ____cacheline_aligned_in_smp;
+position p;
+@@
+
+struct S { ... T f@p : n; ... } ____cacheline_aligned_in_smp;
+
+@script:python@
+S << mbit_ca.S;
+f << mbit_ca.f;
+p << mbit_ca.p;
+@@
+AFP_MEMBERS[(p[0].file, S, f)] = "bitfield"
+
+@mplain_cb@
+identifier S, f;
+type T;
+attribute name ____cacheline_aligned;
+position p;
+@@
+
+struct S { ... T f@p; ... } ____cacheline_aligned;
+
+@script:python@
+S << mplain_cb.S;
+f << mplain_cb.f;
+T << mplain_cb.T;
+p << mplain_cb.p;
+@@
+AFP_MEMBERS.setdefault((p[0].file, S, f), afp_kind(T, False))
+
+@mbit_cb@
+identifier S, f;
+type T;
+expression n;
+attribute name ____cacheline_aligned;
+position p;
+@@
+
+struct S { ... T f@p : n; ... } ____cacheline_aligned;
+
+@script:python@
+S << mbit_cb.S;
+f << mbit_cb.f;
+p << mbit_cb.p;
 @@
 AFP_MEMBERS[(p[0].file, S, f)] = "bitfield"
 

@@ -30,6 +30,8 @@ TESTS = ROOT / 'cocci' / 'tests'
 CONVERT = ROOT / 'tools' / 'pylib' / 'convert.py'
 STATIC = ROOT / 'cocci' / 'marked_store.cocci'
 OPTS = ['--no-includes', '--include-headers', '--very-quiet']
+SITES_HEADER = ('# SPDX-License-Identifier: GPL-2.0\n'
+                '# Sites tools/convert reports: kind, struct (? if unknown), field, line.\n')
 
 
 def sh(argv: List[str], cwd: Path, env: dict = None) -> subprocess.CompletedProcess:
@@ -80,12 +82,13 @@ def check(src: Path, update: bool) -> Tuple[bool, str]:
         got = (tree / src.name).read_text()
         if update:
             res.write_text(got)
-            sites_f.write_text(''.join(s + '\n' for s in sites))
+            sites_f.write_text(SITES_HEADER + ''.join(s + '\n' for s in sites))
         problems = []
         d = diff(res.read_text() if res.exists() else '', got, src.name)
         if d:
             problems.append('tools/convert result differs:\n' + d)
-        want_sites = sites_f.read_text().splitlines() if sites_f.exists() else []
+        want_sites = [l for l in (sites_f.read_text().splitlines() if sites_f.exists() else [])
+                      if not l.startswith('#')]
         d = diff(''.join(s + '\n' for s in want_sites), ''.join(s + '\n' for s in sites), name + '.sites')
         if d:
             problems.append('reported sites differ:\n' + d)

@@ -114,7 +114,8 @@ def parse_decls(text: str) -> List[StructDef]:
         parts = line.split('\t')
         if parts[0] == 'struct' and len(parts) == 3:
             path, ln = split_loc(parts[2])
-            defs.append(StructDef(parts[1], path, ln))
+            if not any(d.name == parts[1] and d.file == path and d.line == ln for d in defs):
+                defs.append(StructDef(parts[1], path, ln))  # several attribute rules may match
         elif parts[0] == 'member' and len(parts) == 6:
             members.append(parts)
         elif parts[0] == 'packed' and len(parts) == 3:

@@ -12,6 +12,7 @@ noise line
 '''
 
 DECLS = '''struct\tfoo\tinclude/foo.h:1
+struct\tfoo\tinclude/foo.h:1
 struct\tpk\tinclude/foo.h:10
 member\tfoo\ta\tint\tplain\tinclude/foo.h:2
 member\tfoo\tarr\tint [ 4 ]\tplain\tinclude/foo.h:5
