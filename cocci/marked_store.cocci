@@ -339,6 +339,27 @@ position p;
  for (E.f@p = v; ; ) St
 )
 
+@script:python depends on afp_lines@
+f << rmw.f;
+p << rmw.p;
+@@
+if (p[0].file, f) in AFP_READ_NAMES:
+    afp_emit("rmw", "?", f, p[0])
+
+@script:python depends on afp_lines@
+f << chained.f;
+p << chained.p;
+@@
+if (p[0].file, f) in AFP_READ_NAMES:
+    afp_emit("chained", "?", f, p[0])
+
+@script:python depends on afp_lines@
+f << forhead.f;
+p << forhead.p;
+@@
+if (p[0].file, f) in AFP_READ_NAMES:
+    afp_emit("for-header", "?", f, p[0])
+
 // Union of the three above, for one position constraint.
 @nostore disable ptr_to_array, fld_to_ptr, mkinit@
 identifier f;
@@ -459,6 +480,13 @@ position p != nostore.p;
  E.f@p = v;
 )
 
+@script:python depends on afp_lines@
+f << untyped.f;
+p << untyped.p;
+@@
+if (p[0].file, f) in AFP_READ_NAMES:
+    afp_emit("untyped-store", "?", f, p[0])
+
 @depends on patch disable ptr_to_array, fld_to_ptr, mkinit@
 identifier st.f;
 expression E, v;
@@ -484,35 +512,6 @@ position st.p;
 |
 * E.f@p = v;
 )
-
-@script:python depends on afp_lines@
-f << rmw.f;
-p << rmw.p;
-@@
-if (p[0].file, f) in AFP_READ_NAMES:
-    afp_emit("rmw", "?", f, p[0])
-
-@script:python depends on afp_lines@
-f << chained.f;
-p << chained.p;
-@@
-if (p[0].file, f) in AFP_READ_NAMES:
-    afp_emit("chained", "?", f, p[0])
-
-@script:python depends on afp_lines@
-f << forhead.f;
-p << forhead.p;
-@@
-if (p[0].file, f) in AFP_READ_NAMES:
-    afp_emit("for-header", "?", f, p[0])
-
-
-@script:python depends on afp_lines@
-f << untyped.f;
-p << untyped.p;
-@@
-if (p[0].file, f) in AFP_READ_NAMES:
-    afp_emit("untyped-store", "?", f, p[0])
 
 @script:python depends on report@
 S << st.S;
