@@ -9,16 +9,21 @@ ARCH ?= x86_64
 CF_ARCHES ?=
 RUNS ?= 3
 GATES ?=
+# tools/convert: the tree (default: the work tree), its scope, its options.
+KSRC ?=
+PATHS ?=
+CONVERT_ARGS ?=
+export KSRC
 export WORK
 
 PHONY :=
 
 PHONY += all
-all: ## Main job: prepare the tree, apply the series, boot KUnit in QEMU (x86_64)
+all: ## Main job: prepare, apply the series, a conversion report (kernel/time), boot KUnit in QEMU (x86_64)
 	@tools/run main
 
 PHONY += test
-test: ## All tests: export check, self-tests, lint, compile-fail, KUnit in QEMU; ends 'N passed, N failed'
+test: ## All tests: export check, self-tests, cocci fixtures, lint, compile-fail, KUnit in QEMU; ends 'N passed, N failed'
 	@tools/run test
 
 PHONY += install-deps
@@ -52,6 +57,14 @@ compile-fail: apply ## Misuse must fail with the named message, valid use compil
 PHONY += lint
 lint: apply ## checkpatch, kernel-doc, codespell, shellcheck, sparse, W=1, bisect (GATES= picks some)
 	@tools/lint $(GATES)
+
+PHONY += convert
+convert: ## Mark plain stores to fields read locklessly in KSRC (default: the work tree); PATHS= scope, CONVERT_ARGS=--dry-run|--commit
+	@tools/convert $(CONVERT_ARGS) $(PATHS)
+
+PHONY += cocci-fixtures
+cocci-fixtures: ## Semantic-patch fixtures in cocci/tests (spatch only, no kernel build)
+	@tools/cocci-fixtures
 
 PHONY += kcsan-peer
 kcsan-peer: apply ## The kernel's own kcsan_test, base vs series, RUNS times each (not gating)

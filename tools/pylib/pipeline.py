@@ -36,12 +36,17 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
     kunit_x86 = Step('kunit x86_64 (QEMU)', tool('kunit', 'x86_64'),
                      kunit_json=os.path.join(results, 'kunit-x86_64.json'))
     if pipeline == 'main':
-        return prepare + [kunit_x86]
+        # A report, not a change: the series branch stays what patches/ says.
+        convert = Step('conversion report (kernel/time, dry run)',
+                       tool('convert', '--dry-run', 'kernel/time'))
+        return prepare + [convert, kunit_x86]
     if pipeline == 'test':
         return prepare + [
             Step('export check', tool('export', '--check')),
             Step('tool self-tests', tool('selftest'),
                  counts_json=os.path.join(results, 'selftest.counts.json')),
+            Step('cocci fixtures (spatch)', tool('cocci-fixtures'),
+                 counts_json=os.path.join(results, 'cocci-fixtures.counts.json')),
             Step('lint (checkpatch .. bisect)', tool('lint'),
                  counts_json=os.path.join(results, 'lint.counts.json')),
             Step('compile-fail x86_64 i386 arm64', tool('compile-fail'),
