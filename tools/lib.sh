@@ -77,3 +77,17 @@ require_applied() {
 	[ "$(kgit symbolic-ref -q --short HEAD || true)" = "$BRANCH" ] ||
 		die "$SRC is not on branch $BRANCH." "Run 'make apply' first."
 }
+
+# Refuse an arch without a data file in kunit/arch/, naming the ones there.
+require_arch() {
+	[ -f "$ROOT/kunit/arch/$1" ] || die "unknown arch '$1'." \
+		"Pick one of the files in $ROOT/kunit/arch/: $(cd "$ROOT/kunit/arch" && echo *)"
+}
+
+# One line for the Python tools: arch, make ARCH, CROSS_COMPILE, CC, from
+# the arch's data file, read in a subshell so nothing leaks into the caller.
+arch_spec() {
+	require_arch "$1"
+	# shellcheck disable=SC1090
+	(. "$ROOT/kunit/arch/$1" && printf '%s\t%s\t%s\t%s' "$1" "$MAKE_ARCH" "$CROSS_COMPILE" "$CC_CMD")
+}
