@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests for pipeline.py: the totals line, needed steps, and steps kept
+out of the totals (counted=False).
+
+Does not: run any real pipeline step; steps are 'true', 'false' and 'sh -c'.
+"""
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import unittest
+
+import pipeline
+from pipeline import Step
+
+
+def kunit_json(path: str, statuses) -> None:
+    cases = [{'name': f'case{i}', 'status': s} for i, s in enumerate(statuses)]
+    with open(path, 'w') as f:
+        json.dump({'name': 'KUnit Test Group', 'sub_groups': [{'name': 's', 'test_cases': cases}]}, f)
+
+
+class PipelineTest(unittest.TestCase):
+    def run_steps(self, steps):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = pipeline.run(steps)
+        return rc, out.getvalue().strip().splitlines()
+
+    def test_plain_steps_count_once(self):
+        rc, lines = self.run_steps([Step('a', ['true']), Step('b', ['false'])])
+        self.assertEqual(rc, 1)
+        self.assertEqual(lines[-1], '1 passed, 1 failed')
+
+    def test_needed_failure_blocks_later_steps(self):
+        rc, lines = self.run_steps([Step('a', ['false'], needed=True), Step('b', ['true'])])
+        self.assertEqual(rc, 1)
+        self.assertEqual(lines[-1], '0 passed, 2 failed')
+        self.assertTrue(any('NOT RUN' in line for line in lines))
+
+    def test_not_counted_step_is_shown_but_kept_out(self):
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, 'peer.json')
+            # The step writes its results, one failed case, and exits 1.
+            script = f'python3 -c "import sys; sys.path.insert(0, {os.path.dirname(pipeline.__file__)!r}); ' \
+                     f'import test_pipeline as t; t.kunit_json({j!r}, [\'PASS\', \'FAIL\'])"; exit 1'
+            rc, lines = self.run_steps([Step('ours', ['true']),
+                                        Step('peer', ['sh', '-c', script], kunit_json=j, counted=False)])
+        self.assertEqual(rc, 0)
+        self.assertEqual(lines[-1], '1 passed, 0 failed')
+        row = next(line for line in lines if line.startswith('peer '))
+        self.assertIn('1 passed, 1 failed, 0 skipped; not counted', row)
+
+    def test_not_counted_step_without_results_says_so(self):
+        rc, lines = self.run_steps([Step('peer', ['false'], kunit_json='/nonexistent/x.json', counted=False),
+                                    Step('ours', ['true'])])
+        self.assertEqual(rc, 0)
+        self.assertIn('no results; not counted', next(line for line in lines if line.startswith('peer ')))
+
+    def test_step_env_reaches_the_command(self):
+        rc, lines = self.run_steps([Step('env', ['sh', '-c', 'test "$AFP_PIPELINE_TEST" = yes'],
+                                         env={'AFP_PIPELINE_TEST': 'yes'})])
+        self.assertEqual(rc, 0)
+        self.assertEqual(lines[-1], '1 passed, 0 failed')
+
+
+if __name__ == '__main__':
+    unittest.main()
