@@ -269,7 +269,6 @@ identifier f;
 expression E, v;
 position p;
 assignment operator aop = {+=,-=,*=,/=,%=,&=,|=,^=,<<=,>>=};
-binary operator bop;
 @@
 
 (
@@ -283,9 +282,7 @@ binary operator bop;
 |
  E->f@p aop v
 |
- E->f@p = E->f bop v
-|
- E->f@p = v bop E->f
+ E->f@p = <+... E->f ...+>
 |
  E.f@p++
 |
@@ -297,9 +294,7 @@ binary operator bop;
 |
  E.f@p aop v
 |
- E.f@p = E.f bop v
-|
- E.f@p = v bop E.f
+ E.f@p = <+... E.f ...+>
 )
 
 @chained disable ptr_to_array, fld_to_ptr, mkinit@
@@ -367,7 +362,6 @@ expression E, v, a, b, e2, e3;
 statement St;
 position p;
 assignment operator aop = {+=,-=,*=,/=,%=,&=,|=,^=,<<=,>>=};
-binary operator bop;
 @@
 
 (
@@ -397,9 +391,7 @@ binary operator bop;
 |
  E->f@p aop v
 |
- E->f@p = E->f bop v
-|
- E->f@p = v bop E->f
+ E->f@p = <+... E->f ...+>
 |
  E.f@p++
 |
@@ -411,9 +403,7 @@ binary operator bop;
 |
  E.f@p aop v
 |
- E.f@p = E.f bop v
-|
- E.f@p = v bop E.f
+ E.f@p = <+... E.f ...+>
 |
  E->f@p = a = b
 |

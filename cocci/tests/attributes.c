@@ -9,14 +9,22 @@ struct hot {
 	long ticks;
 } ____cacheline_aligned_in_smp;
 
-long node_read(struct node *n, struct hot *h)
+/* As struct file ends; spatch 1.1.1 cannot parse this struct as written. */
+struct fileish {
+	unsigned int f_flags;
+} __randomize_layout
+  __attribute__((aligned(4)));
+
+long node_read(struct node *n, struct hot *h, struct fileish *f)
 {
-	return READ_ONCE(n->refs) + (long)READ_ONCE(n->priv) + READ_ONCE(h->ticks);
+	return READ_ONCE(n->refs) + (long)READ_ONCE(n->priv) + READ_ONCE(h->ticks) +
+	       READ_ONCE(f->f_flags);
 }
 
-void node_write(struct node *n, struct hot *h)
+void node_write(struct node *n, struct hot *h, struct fileish *f)
 {
 	n->refs = 1;
 	n->priv = NULL;
 	h->ticks = 2;
+	f->f_flags = 3;
 }

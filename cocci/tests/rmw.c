@@ -19,4 +19,6 @@ void stats_bump(struct stats *s, unsigned long n)
 	s->mask |= 4;
 	s->mask = s->mask | 8;
 	s->mask = 16 & s->mask;
+	/* as fs/fcntl.c setfl() writes f_flags: the field deeper in the value */
+	s->mask = (n & 3) | (s->mask & ~3);
 }

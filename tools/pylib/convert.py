@@ -240,6 +240,35 @@ def shared_fields(reads: Iterable[Read], defs: Defs) -> Dict[Tuple[str, str, str
     return out
 
 
+def parse_field_spec(spec: str) -> Tuple[str, str]:
+    m = re.fullmatch(r'(?:struct\s+)?([A-Za-z_]\w*)\.([A-Za-z_]\w*)', spec.strip())
+    if not m:
+        raise SystemExit(f'error: --field {spec!r}: write STRUCT.FIELD, e.g. --field file.f_flags')
+    return m.group(1), m.group(2)
+
+
+def named_fields(specs: Sequence[Tuple[str, str]], fields: Dict[Tuple[str, str, str], Field],
+                 defs: Defs) -> Dict[Tuple[str, str, str], Field]:
+    """Only the fields named with --field. A named field that discovery did
+    not find (its lockless readers are plain C, or Rust) is added, classified
+    from its definition like any other, its reader given as 'named'."""
+    out: Dict[Tuple[str, str, str], Field] = {}
+    for struct, name in specs:
+        hits = {k: f for k, f in fields.items() if f.struct == struct and f.name == name}
+        if not hits:
+            d, why = defs.resolve(struct, '')
+            if d is None:
+                kind = why
+            elif name not in d.members:
+                kind = 'member-not-seen'
+            else:
+                t, bit = d.members[name]
+                kind = 'packed' if d.packed else member_kind(t, bit)
+            hits = {(d.key if d else '?', struct, name): Field(struct, name, d, kind, ['named'])}
+        out.update(hits)
+    return out
+
+
 def explain_skips(sites: Iterable[Site], fields: Dict[Tuple[str, str, str], Field]) -> List[Site]:
     """skip-store -> skip-store:<why>. A typed store to a same-named field of
     a struct nobody reads locklessly becomes 'unrelated' (counted, not listed
@@ -501,10 +530,15 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     ap.add_argument('--pass2-batch', type=int, default=1, metavar='N',
                     help='files per store-pass spatch process; spatch 1.1.1 treats one command line as '
                          'one group, which for this pass is pathological (20 files: >2.5 min, 1 GB): keep 1')
+    ap.add_argument('--field', action='append', default=[], metavar='STRUCT.FIELD', type=parse_field_spec,
+                    help='convert stores to this field only (repeatable); a field no marked C read '
+                         'shows (read plainly, or from Rust) is taken as read locklessly because you say so')
     ap.add_argument('--dry-run', action='store_true', help='report only; change no file')
     ap.add_argument('--discover-only', action='store_true',
                     help='stop after pass 1; print typed/untyped read counts (to measure recall)')
     ap.add_argument('--commit', action='store_true', help='one commit per subsystem directory')
+    ap.add_argument('--reason', default='', metavar='TEXT',
+                    help='a paragraph for the commit messages (why named fields are shared)')
     ap.add_argument('--retry-failed', action='store_true', help='rerun files that timed out before')
     ap.add_argument('--cache', default=os.path.join(os.environ.get('WORK', '/tmp'), 'cache', 'convert'))
     ap.add_argument('--no-cache', action='store_true')
@@ -533,18 +567,49 @@ def discover(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path],
     return reads, [o for o in outs if o.failed]
 
 
+# spatch 1.1.1 drops a struct whose closing brace is followed by
+# __attribute__((...)) (struct file: '} __randomize_layout
+# __attribute__((aligned(4)));'), so the definitions pass reads copies with
+# every __attribute__((...)) blanked out, line and column positions kept;
+# one that says 'packed' becomes __packed, which the packed rule matches.
+ATTRIBUTE_RE = re.compile(r'__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)')
+
+
+def blank_attributes(text: str) -> str:
+    def blank(m: 're.Match[str]') -> str:
+        spaces = re.sub(r'[^\n]', ' ', m.group(0))
+        return '__packed' + spaces[8:] if 'packed' in m.group(0) else spaces
+    return ATTRIBUTE_RE.sub(blank, text)
+
+
+def shadow_tree(ksrc: str, files: Iterable[str], root: Path) -> str:
+    """A tree at root holding files as spatch should see them: a symlink to
+    the original, or a copy with attributes blanked where there were any."""
+    for f in files:
+        src, dst = Path(ksrc, f), root / f
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        text = src.read_text(errors='surrogateescape')
+        blanked = blank_attributes(text)
+        if blanked != text:
+            dst.write_text(blanked, errors='surrogateescape')
+        else:
+            dst.symlink_to(src)
+    return str(root)
+
+
 def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str], base: Optional[Path],
                  version: str) -> Tuple[Defs, List[Outcome]]:
-    names = sorted({r.struct for r in reads if r.typed})
+    names = sorted({r.struct for r in reads if r.typed} | {s for s, _ in a.field})
     if not names:
         return Defs([]), []
     wanted = set(names)
     found = grep_names(a.ksrc, STRUCT_DEF_RE, SOURCES + EXCLUDE, r'struct\s+(?:__packed\s+)?(\w+)')
     files = sorted(p for p, ns in found.items() if ns & wanted)
     argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'decls', *SPATCH_OPTS]
-    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:]]))
-    outs = cached_pass(a.ksrc, files, blobs, cache, a.jobs, 'struct definitions', argv,
-                       a.timeout, 20, a.retry_failed)
+    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], ATTRIBUTE_RE.pattern]))
+    with tempfile.TemporaryDirectory(prefix='afp-decls-') as tmp:
+        outs = cached_pass(shadow_tree(a.ksrc, files, Path(tmp)), files, blobs, cache, a.jobs,
+                           'struct definitions', argv, a.timeout, 20, a.retry_failed)
     defs = []
     for o in outs:
         ds = parse_decls(o.out)
@@ -622,20 +687,47 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     return sites, [o for o in outs if o.failed], str(gen)
 
 
-def commit_by_subsystem(ksrc: str, command: str) -> List[str]:
+def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
+                   fields: Dict[Tuple[str, str, str], Field], command: str, reason: str) -> str:
+    """Subject, why, which fields (and where they are read), the
+    read-modify-write sites left for review, and how it was generated."""
+    mine = set(paths)
+    stores = [s for s in sites if s.kind == 'store' and s.file in mine]
+    rmw = [s for s in sites if s.kind == 'rmw' and subsystem(s.file) == group]
+    readers: Dict[Tuple[str, str], List[str]] = defaultdict(list)
+    for f in fields.values():
+        readers[(f.struct, f.name)] += f.readers
+    lines = [f'{subject_prefix(group)}: use atomic_store_relaxed_from_ptr() for fields read locklessly', '',
+             'These fields are read without the lock that serializes their stores',
+             '(marked reads below), so a plain store to them is a data race that the',
+             'compiler may tear or fuse; mark the stores.', '']
+    if reason:
+        lines += [reason, '']
+    for (st, name), n in sorted(Counter((s.struct, s.name) for s in stores).items()):
+        rd = readers.get((st, name), [])
+        where = ('named on the command line' if rd == ['named']
+                 else 'read at ' + ', '.join(rd[:2]) + (f' and {len(rd) - 2} more' if len(rd) > 2 else ''))
+        lines.append(f'  struct {st}::{name}: {n} store{"s" if n > 1 else ""}; {where}')
+    if rmw:
+        lines += ['', 'Read-modify-write of these fields is reported, not converted: a marked',
+                  'store makes it safe only where its writers are serialized.']
+        lines += [f'  {s.file}:{s.line} ({s.name})' for s in rmw[:10]]
+        if len(rmw) > 10:
+            lines.append(f'  and {len(rmw) - 10} more')
+    lines += ['', 'Generated by: cocci/marked_store_fields.cocci.in, filled and run by',
+              f'  {command}', '(discovery: cocci/lockless_fields.cocci). Not edited by hand.']
+    return '\n'.join(lines) + '\n'
+
+
+def commit_by_subsystem(ksrc: str, command: str, sites: Sequence[Site],
+                        fields: Dict[Tuple[str, str, str], Field], reason: str) -> List[str]:
     changed = git(ksrc, 'diff', '--name-only').split()
     groups: Dict[str, List[str]] = defaultdict(list)
     for p in changed:
         groups[subsystem(p)].append(p)
     made = []
     for g, paths in sorted(groups.items()):
-        msg = (f'{subject_prefix(g)}: use atomic_store_relaxed_from_ptr() for fields read locklessly\n\n'
-               f'These fields are read with READ_ONCE(), smp_load_acquire() or\n'
-               f'atomic_load_*_from_ptr() elsewhere, so a plain store to them is a data\n'
-               f'race; mark the stores.\n\n'
-               f'Generated by: cocci/marked_store_fields.cocci.in, filled and run by\n'
-               f'  {command}\n'
-               f'(discovery: cocci/lockless_fields.cocci). Not edited by hand.\n')
+        msg = commit_message(g, paths, sites, fields, command, reason)
         # commit --only the tracked paths: no 'git add', which trips over a
         # tree whose .gitignore ignores everything (Debian's source tarball)
         git(ksrc, '-c', 'user.useConfigOnly=false', 'commit', '-q', '-m', msg, '--', *paths)
@@ -664,8 +756,13 @@ def main(argv: List[str]) -> int:
         return 0
     defs, skipped2 = declarations(a, reads, blobs, base, version)
     fields = shared_fields(reads, defs)
+    if a.field:
+        fields = named_fields(a.field, fields, defs)
+        for f in fields.values():
+            how = 'named, no marked C read found' if f.readers == ['named'] else f'{len(f.readers)} marked reads'
+            print(f'  --field {f.struct}.{f.name}: {f.kind} ({how}; definition {f.defn.key if f.defn else "?"})')
     typed_names = {f.name for f in fields.values()}
-    untyped = Counter(r.name for r in reads if not r.typed and r.name not in typed_names)
+    untyped = Counter(r.name for r in reads if not r.typed and r.name not in typed_names and not a.field)
     t2 = time.monotonic()
     sites, skipped3, gen = convert(a, fields, defs, base, version)
     t3 = time.monotonic()
@@ -688,7 +785,7 @@ def main(argv: List[str]) -> int:
           f'pass 2 {t3 - t2:.0f}s; lists in {res}/)')
     print(text)
     if a.commit and changed:
-        for line in commit_by_subsystem(a.ksrc, command):
+        for line in commit_by_subsystem(a.ksrc, command, sites, fields, a.reason):
             print(f'  committed {line}')
     elif changed:
         print(f'  {len(changed)} files changed, not committed (git -C {a.ksrc} diff; --commit to commit)')

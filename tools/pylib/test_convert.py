@@ -113,5 +113,56 @@ class TemplateTest(unittest.TestCase):
         self.assertEqual(cv.spec_for([])[:2], ['*.c', '*.h'])
 
 
+class NamedFieldTest(unittest.TestCase):
+    def setUp(self):
+        self.defs = cv.Defs(cv.parse_decls(DECLS))
+
+    def test_spec(self):
+        self.assertEqual(cv.parse_field_spec('file.f_flags'), ('file', 'f_flags'))
+        self.assertEqual(cv.parse_field_spec('struct file.f_flags'), ('file', 'f_flags'))
+        with self.assertRaises(SystemExit):
+            cv.parse_field_spec('f_flags')
+
+    def test_named_field_keeps_only_named_and_adds_unread_ones(self):
+        reads = [cv.Read(True, 'foo', 'a', 'fs/x.c', 18), cv.Read(True, 'foo', 'bits', 'fs/x.c', 19)]
+        fields = cv.shared_fields(reads, self.defs)
+        got = cv.named_fields([('foo', 'a'), ('foo', 'arr'), ('pk', 'x'), ('nosuch', 'y')], fields, self.defs)
+        by = {(f.struct, f.name): f for f in got.values()}
+        self.assertEqual(set(by), {('foo', 'a'), ('foo', 'arr'), ('pk', 'x'), ('nosuch', 'y')})
+        self.assertEqual(by[('foo', 'a')].readers, ['fs/x.c:18'])    # discovered: its reader
+        self.assertEqual(by[('foo', 'arr')].readers, ['named'])
+        self.assertEqual(by[('foo', 'arr')].kind, 'array')            # classified like any other
+        self.assertEqual(by[('pk', 'x')].kind, 'packed')
+        self.assertEqual(by[('nosuch', 'y')].kind, 'struct-definition-not-found')
+
+
+class AttributeTest(unittest.TestCase):
+    def test_blanking_keeps_positions_and_packing(self):
+        text = 'struct f {\n\tint a;\n} __randomize_layout\n  __attribute__((aligned(4)));\n'
+        out = cv.blank_attributes(text)
+        self.assertEqual(len(out), len(text))
+        self.assertEqual(out.count('\n'), text.count('\n'))
+        self.assertNotIn('__attribute__', out)
+        packed = 'struct p { int a; } __attribute__((packed, aligned(2)));'
+        out = cv.blank_attributes(packed)
+        self.assertEqual(len(out), len(packed))
+        self.assertIn('} __packed ', out)
+
+
+class CommitMessageTest(unittest.TestCase):
+    def test_message_lists_fields_rmw_and_command(self):
+        defs = cv.Defs(cv.parse_decls(DECLS))
+        fields = cv.named_fields([('foo', 'a')], {}, defs)
+        sites = [cv.Site('store', 'foo', 'a', 'fs/x.c', 3), cv.Site('store', 'foo', 'a', 'fs/x.c', 9),
+                 cv.Site('rmw', '?', 'a', 'fs/y.c', 5), cv.Site('rmw', '?', 'a', 'mm/z.c', 5)]
+        msg = cv.commit_message('fs', ['fs/x.c'], sites, fields, 'tools/convert --field foo.a fs', 'Why.')
+        self.assertTrue(msg.startswith('fs: use atomic_store_relaxed_from_ptr()'))
+        self.assertIn('\nWhy.\n', msg)
+        self.assertIn('struct foo::a: 2 stores; named on the command line', msg)
+        self.assertIn('  fs/y.c:5 (a)', msg)
+        self.assertNotIn('mm/z.c', msg)
+        self.assertIn('  tools/convert --field foo.a fs\n', msg)
+
+
 if __name__ == '__main__':
     unittest.main()
