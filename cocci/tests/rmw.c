@@ -22,3 +22,13 @@ void stats_bump(struct stats *s, unsigned long n)
 	/* as fs/fcntl.c setfl() writes f_flags: the field deeper in the value */
 	s->mask = (n & 3) | (s->mask & ~3);
 }
+
+/* The same field name in a struct nobody reads locklessly: not a finding. */
+struct other {
+	unsigned int mask;
+};
+
+void other_bump(struct other *o)
+{
+	o->mask |= 1;
+}

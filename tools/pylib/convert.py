@@ -54,7 +54,7 @@ uint8_t uint16_t uint32_t int8_t int16_t int32_t
 __le16 __le32 __be16 __be32 uint ulong ushort uchar unchar
 size_t ssize_t uintptr_t ptrdiff_t pid_t gfp_t fmode_t umode_t
 """.split())
-WIDE_TYPES = frozenset('u64 s64 __u64 __s64 uint64_t int64_t __le64 __be64'.split())
+WIDE_TYPES = frozenset('u64 s64 __u64 __s64 uint64_t int64_t __le64 __be64 ktime_t'.split())
 
 
 # ---------------------------------------------------------------- records
@@ -149,9 +149,12 @@ def parse_sites(text: str) -> List[Site]:
 
 
 def dedupe_sites(sites: Iterable[Site]) -> List[Site]:
-    """Drop exact repeats, and an untyped-store where a typed record exists."""
+    """Drop exact repeats, and an untyped-store where a typed store or any
+    read-modify-write, chained or for-header record exists (spatch 1.1.1
+    sometimes lets the untyped rule match a statement the typed
+    read-modify-write rule already claimed: hrtimer_add_expires())."""
     sites = sorted(set(sites), key=lambda s: (s.file, s.line, s.name, s.kind))
-    typed = {(s.file, s.line, s.name) for s in sites if s.kind in ('store', 'skip-store')}
+    typed = {(s.file, s.line, s.name) for s in sites if s.kind != 'untyped-store'}
     return [s for s in sites if not (s.kind == 'untyped-store' and (s.file, s.line, s.name) in typed)]
 
 
@@ -270,9 +273,9 @@ def named_fields(specs: Sequence[Tuple[str, str]], fields: Dict[Tuple[str, str, 
 
 
 def explain_skips(sites: Iterable[Site], fields: Dict[Tuple[str, str, str], Field]) -> List[Site]:
-    """skip-store -> skip-store:<why>. A typed store to a same-named field of
-    a struct nobody reads locklessly becomes 'unrelated' (counted, not listed
-    as a finding)."""
+    """skip-store -> skip-store:<why>. A typed store (or read-modify-write)
+    to a same-named field of a struct nobody reads locklessly becomes
+    'unrelated' (counted, not listed as a finding)."""
     kinds: Dict[Tuple[str, str], str] = {}
     for f in fields.values():
         old = kinds.get((f.struct, f.name))
@@ -283,6 +286,8 @@ def explain_skips(sites: Iterable[Site], fields: Dict[Tuple[str, str, str], Fiel
             k = kinds.get((s.struct, s.name))
             why = 'unrelated' if k is None else ('other-definition' if k == 'ok' else k)
             s = Site(f'skip-store:{why}', s.struct, s.name, s.file, s.line)
+        elif s.kind == 'rmw' and s.struct != '?' and (s.struct, s.name) not in kinds:
+            s = Site('rmw:unrelated', s.struct, s.name, s.file, s.line)
         out.append(s)
     return out
 
@@ -489,13 +494,14 @@ def table(rows: List[Tuple[str, object]]) -> str:
 def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int], sites: List[Site],
               skipped: List[Outcome], converted_files: int) -> Tuple[str, Dict[str, int]]:
     kinds = Counter(f.kind for f in fields.values())
-    sk = Counter(s.kind.split(':')[0] if s.kind != 'skip-store:unrelated' else 'unrelated'
-                 for s in sites)
+    sk = Counter({'skip-store:unrelated': 'unrelated', 'rmw:unrelated': 'rmw-unrelated'}.get(
+        s.kind, s.kind.split(':')[0]) for s in sites)
+    rmw_typed = sum(s.kind == 'rmw' and s.struct != '?' for s in sites)
     reasons = Counter(o.failed.split(':')[0] for o in skipped)
     counts = {'fields_typed': len(fields), 'fields_convertible': kinds['ok'],
               'fields_untyped_only': len(untyped), 'stores_converted': sk['store'],
               'stores_left_field_kind': sk['skip-store'], 'stores_unrelated_struct': sk['unrelated'], 'stores_untyped': sk['untyped-store'],
-              'rmw_reported': sk['rmw'], 'chained': sk['chained'], 'for_header': sk['for-header'],
+              'rmw_reported': sk['rmw'], 'rmw_typed': rmw_typed, 'rmw_unrelated': sk['rmw-unrelated'], 'chained': sk['chained'], 'for_header': sk['for-header'],
               'files_changed': converted_files, 'files_skipped': len(skipped)}
     rows: List[Tuple[str, object]] = [
         ('fields read locklessly, typed', f"{len(fields)} ({kinds['ok']} convertible; "
@@ -508,7 +514,8 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
         ('same name, struct not read locklessly', f"{sk['unrelated']} (not findings)"),
         ('stores left: struct type unknown', sk['untyped-store']),
         ('stores left: chained / for header', f"{sk['chained']} / {sk['for-header']}"),
-        ('read-modify-write reported', sk['rmw']),
+        ('read-modify-write reported', f"{sk['rmw']} ({rmw_typed} typed, {sk['rmw'] - rmw_typed} struct unknown; "
+         f"{sk['rmw-unrelated']} more to fields of structs not read locklessly, not findings)"),
         ('files skipped', f"{len(skipped)}" + (' (' + ', '.join(f'{k} {v}' for k, v in reasons.items()) + ')'
                                               if skipped else '')),
     ]
@@ -775,6 +782,8 @@ def main(argv: List[str]) -> int:
     write_tsv(res / 'untyped.tsv', '#field\treads', sorted(untyped.items()))
     write_tsv(res / 'sites.tsv', '#kind\tstruct\tfield\tfile:line',
               ((s.kind, s.struct, s.name, f'{s.file}:{s.line}') for s in sites))
+    write_tsv(res / 'rmw.tsv', '#subsystem\tstruct\tfield\tfile:line',
+              sorted((subsystem(s.file), s.struct, s.name, f'{s.file}:{s.line}') for s in sites if s.kind == 'rmw'))
     write_tsv(res / 'skipped.tsv', '#file\treason', ((o.path, o.failed) for o in skipped_all))
     text, counts = summarize(fields, dict(untyped), sites, skipped_all, len(changed))
     counts.update({'reads_typed': sum(r.typed for r in reads), 'reads_untyped': sum(not r.typed for r in reads),
@@ -784,6 +793,10 @@ def main(argv: List[str]) -> int:
     print(f'\ntools/convert summary (pass 1 {t1 - t0:.0f}s, definitions {t2 - t1:.0f}s, '
           f'pass 2 {t3 - t2:.0f}s; lists in {res}/)')
     print(text)
+    groups = Counter(subsystem(s.file) for s in sites if s.kind == 'rmw')
+    if groups:
+        print('  read-modify-write by subsystem: ' + ', '.join(f'{g} {n}' for g, n in groups.most_common(8))
+              + (f' and {len(groups) - 8} more' if len(groups) > 8 else '') + f' ({res}/rmw.tsv)')
     if a.commit and changed:
         for line in commit_by_subsystem(a.ksrc, command, sites, fields, a.reason):
             print(f'  committed {line}')

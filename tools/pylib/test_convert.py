@@ -40,6 +40,10 @@ class ParseTest(unittest.TestCase):
         kinds = [s.kind for s in cv.dedupe_sites(cv.parse_sites(text))]
         self.assertEqual(kinds, ['store', 'untyped-store', 'rmw'])
 
+    def test_dedupe_drops_untyped_store_claimed_by_rmw(self):
+        text = 'afp\trmw\tnode\texpires\th.h:9\nafp\tuntyped-store\t?\texpires\th.h:9\n'
+        self.assertEqual([s.kind for s in cv.dedupe_sites(cv.parse_sites(text))], ['rmw'])
+
 
 class KindTest(unittest.TestCase):
     def test_member_kinds(self):
@@ -48,7 +52,8 @@ class KindTest(unittest.TestCase):
                              ('bool', False, 'ok'), ('int', True, 'bitfield'), ('int [ 4 ]', False, 'array'),
                              ('struct bar', False, 'aggregate'), ('union u', False, 'aggregate'),
                              ('u64', False, 'wide'), ('unsigned long long', False, 'wide'),
-                             ('ktime_t', False, 'unknown-type'), ('void (*)(int)', False, 'unknown-type'),
+                             ('ktime_t', False, 'wide'), ('seqcount_t', False, 'unknown-type'),
+                             ('void (*)(int)', False, 'unknown-type'),
                              ('float', False, 'unknown-type')]:
             self.assertEqual(cv.member_kind(t, bit), want, t)
 
