@@ -163,10 +163,20 @@ class CommitMessageTest(unittest.TestCase):
         msg = cv.commit_message('fs', ['fs/x.c'], sites, fields, 'tools/convert --field foo.a fs', 'Why.')
         self.assertTrue(msg.startswith('fs: use atomic_store_relaxed_from_ptr()'))
         self.assertIn('\nWhy.\n', msg)
-        self.assertIn('struct foo::a: 2 stores; named on the command line', msg)
+        self.assertIn('  struct foo::a: 2 stores\n    named on the command line\n', msg)
         self.assertIn('  fs/y.c:5 (a)', msg)
         self.assertNotIn('mm/z.c', msg)
         self.assertIn('  tools/convert --field foo.a fs\n', msg)
+        self.assertEqual(cv.command_from_message(msg), ['tools/convert', '--field', 'foo.a', 'fs'])
+
+    def test_long_command_wraps_under_75_and_reads_back(self):
+        argv = ['tools/convert', '--field', 'file.f_flags', '--commit', '--reason-file',
+                'cocci/reasons/file-f_flags.txt', 'fs', 'kernel/sched/a b.c', '--jobs', '2']
+        lines = cv.wrap_command(' '.join(cv.shlex.quote(a) for a in argv))
+        self.assertGreater(len(lines), 1)
+        self.assertTrue(all(len(line) < 75 for line in lines), lines)
+        msg = 'x\n\nfilled and run by\n' + '\n'.join(lines) + '\n(discovery: ...)\n'
+        self.assertEqual(cv.command_from_message(msg), argv)
 
 
 if __name__ == '__main__':
