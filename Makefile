@@ -62,6 +62,10 @@ PHONY += convert
 convert: ## Mark plain stores to fields read locklessly in KSRC (default: the work tree); PATHS= scope, CONVERT_ARGS=--dry-run|--commit
 	@tools/convert $(CONVERT_ARGS) $(PATHS)
 
+PHONY += check-generated
+check-generated: apply ## Rerun the tools/convert command of each generated patch; it must reproduce the patch
+	@tools/check-generated
+
 PHONY += cocci-fixtures
 cocci-fixtures: ## Semantic-patch fixtures in cocci/tests (spatch only, no kernel build)
 	@tools/cocci-fixtures

@@ -52,6 +52,8 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
                  counts_json=os.path.join(results, 'selftest.counts.json')),
             Step('cocci fixtures (spatch)', tool('cocci-fixtures'),
                  counts_json=os.path.join(results, 'cocci-fixtures.counts.json')),
+            Step('generated patches rerun identically', tool('check-generated'),
+                 counts_json=os.path.join(results, 'check-generated.counts.json')),
             Step('lint (checkpatch .. bisect)', tool('lint'),
                  counts_json=os.path.join(results, 'lint.counts.json')),
             Step('compile-fail x86_64 i386 arm64', tool('compile-fail'),

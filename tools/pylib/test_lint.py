@@ -286,3 +286,23 @@ class StampTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class CompilationUnitTest(unittest.TestCase):
+    def test_included_file_maps_to_its_includer(self):
+        import tempfile
+        from pathlib import Path
+        with tempfile.TemporaryDirectory() as d:
+            k = Path(d, 'kernel/sched')
+            k.mkdir(parents=True)
+            (k / 'Makefile').write_text('obj-y += core.o\nobj-y += build_utility.o\n')
+            (k / 'core.c').write_text('int x;\n')
+            (k / 'build_utility.c').write_text('#include "completion.c"\n#ifdef X\n# include "schedutil.c"\n#endif\n')
+            (k / 'completion.c').write_text('int c;\n')
+            (k / 'schedutil.c').write_text('int s;\n')
+            (k / 'lonely.c').write_text('int l;\n')
+            unit = lambda f: lint.compilation_unit(Path(d), f)  # noqa: E731
+            self.assertEqual(unit('kernel/sched/core.c'), 'kernel/sched/core.c')
+            self.assertEqual(unit('kernel/sched/completion.c'), 'kernel/sched/build_utility.c')
+            self.assertEqual(unit('kernel/sched/schedutil.c'), 'kernel/sched/build_utility.c')
+            self.assertEqual(unit('kernel/sched/lonely.c'), 'kernel/sched/lonely.c')

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/check-generated: rerun the command recorded in every generated patch
+of the series and compare the result with the patch, message and diff.
+
+A patch is generated when its message says 'filled and run by' followed by
+a tools/convert command (convert.py writes that; command_from_message()
+reads it back). For patch N, a scratch worktree of $SRC is put at the
+series' commit N-1 and the command is run there, from the project root,
+with the same discovery cache; the commit it makes must equal commit N of
+branch $BRANCH: the same 'git show --format=%B' text (message, sign-off and
+diff).
+Guarantees: one PASS/FAIL line per generated patch, with the first lines of
+the difference on FAIL; 'check-generated: N passed, N failed' last and in
+$RESULTS/check-generated.counts.json; the worktree ($WORK/regen) is ours
+and is reset before each patch, $SRC's own checkout is never touched.
+Does not: check patches that were written by hand (they have no command),
+or build anything (tools/objects does).
+"""
+
+import difflib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import List, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import convert  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def git(tree: str, *args: str) -> str:
+    return subprocess.run(['git', '-C', tree, *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def generated(src: str, base: str, branch: str) -> List[Tuple[int, str, List[str]]]:
+    """(series position, commit, argv) for each commit that records a command."""
+    out = []
+    commits = git(src, 'rev-list', '--reverse', f'{base}..refs/heads/{branch}').split()
+    for n, c in enumerate(commits, 1):
+        try:
+            argv = convert.command_from_message(git(src, 'log', '-1', '--format=%B', c))
+        except ValueError:
+            continue
+        out.append((n, c, argv))
+    return out
+
+
+def worktree_at(src: str, tree: str, commit: str) -> None:
+    if not Path(tree, '.git').exists():
+        git(src, 'worktree', 'prune')
+        git(src, 'worktree', 'add', '--detach', '--force', tree, commit)
+    git(tree, 'checkout', '--quiet', '--detach', '--force', commit)
+    git(tree, 'reset', '--quiet', '--hard', commit)
+
+
+def check_one(src: str, tree: str, commit: str, argv: List[str], results: Path) -> str:
+    """'' when the rerun reproduces commit, else what differs."""
+    if argv[:1] != ['tools/convert']:
+        return f'recorded command is not tools/convert: {argv[:2]}'
+    worktree_at(src, tree, commit + '^')
+    # The tree and the result dir go through the environment: options would
+    # change the command line the message records.
+    cmd = [sys.executable, str(ROOT / 'tools/pylib/convert.py'), *argv[1:]]
+    env = dict(os.environ, KSRC=tree, RESULTS=str(results))
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+    results.mkdir(parents=True, exist_ok=True)
+    (results / 'convert.log').write_text(p.stdout + p.stderr)
+    if p.returncode:
+        return f'tools/convert exited {p.returncode}; see {results}/convert.log'
+    if git(tree, 'rev-parse', 'HEAD').strip() == git(tree, 'rev-parse', commit + '^').strip():
+        return 'the rerun made no commit (nothing to convert any more?)'
+    want = git(src, 'show', '--format=%B', commit)
+    got = git(tree, 'show', '--format=%B', 'HEAD')
+    if got == want:
+        return ''
+    diff = difflib.unified_diff(want.splitlines(), got.splitlines(), 'patch', 'rerun', lineterm='', n=1)
+    return 'differs:\n' + '\n'.join(f'  {line}' for line in list(diff)[:40])
+
+
+def main() -> int:
+    src, work, results = os.environ['SRC'], os.environ['WORK'], Path(os.environ['RESULTS'])
+    todo = generated(src, os.environ['BASE_TAG'], os.environ['BRANCH'])
+    passed = failed = 0
+    for i, (n, commit, argv) in enumerate(todo, 1):
+        subject = git(src, 'log', '-1', '--format=%s', commit).strip()
+        print(f'==> [{i}/{len(todo)}] patch {n}: {" ".join(argv)}', flush=True)
+        t0 = time.monotonic()
+        why = check_one(src, os.path.join(work, 'regen'), commit, argv, results / f'regen-{n:04d}')
+        secs = time.monotonic() - t0
+        if why:
+            failed += 1
+            print(f'FAIL: patch {n} ({subject}), {secs:.0f}s: {why}')
+        else:
+            passed += 1
+            print(f'PASS: patch {n} ({subject}) regenerates identically, {secs:.0f}s')
+    if not todo:
+        failed += 1
+        print('FAIL: no generated patch found in the series (no "filled and run by" message)')
+    results.mkdir(parents=True, exist_ok=True)
+    (results / 'check-generated.counts.json').write_text(
+        json.dumps({'passed': passed, 'failed': failed, 'skipped': 0}) + '\n')
+    print(f'check-generated: {passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
