@@ -66,6 +66,10 @@ PHONY += check-generated
 check-generated: apply ## Rerun the tools/convert command of each generated patch; it must reproduce the patch
 	@tools/check-generated
 
+PHONY += objects
+objects: apply ## Compile every file the generated patches convert (x86_64 arm64, defconfig + configs/objects.config)
+	@tools/objects
+
 PHONY += cocci-fixtures
 cocci-fixtures: ## Semantic-patch fixtures in cocci/tests (spatch only, no kernel build)
 	@tools/cocci-fixtures

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A member whose typedef the tools cannot size is not converted. */
+/* A member whose typedef the tools cannot size is not converted; ktime_t is
+ * known to be 64 bits (wide). */
 struct clock {
 	ktime_t when;
 	phys_addr_t where;

@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 CASE_RE = re.compile(r'^/\* CASE (\w+) (OK|(FAIL|SPARSE):"([^"]*)")((?: (?:only|not)=[\w,]+)*) \*/$')
 
@@ -83,12 +83,14 @@ def short(line: str) -> str:
 
 
 def prepare_build(arch, make_arch, cross, cc, src, build, frag, tip,
-                  name: str = 'compile-fail') -> Path:
-    """Configure (tinyconfig + FRAG) and modules_prepare BUILD/NAME-ARCH once
-    per series tip, for external modules built with make M=."""
+                  name: str = 'compile-fail', base: str = 'tinyconfig',
+                  final: str = 'modules_prepare', require: Sequence[str] = ('CONFIG_MODULES=y',)) -> Path:
+    """Configure (BASE + FRAG) and run FINAL in BUILD/NAME-ARCH once per tree
+    commit TIP: by default for external modules built with make M=. Fails
+    when an option in REQUIRE is missing from the merged .config."""
     out = Path(build) / f'{name}-{arch}'
     stamp = out / f'.{name}-stamp'
-    key = f'{tip} {make_arch} {cross} {cc}\n{Path(frag).read_text()}'
+    key = f'{tip} {make_arch} {cross} {cc} {base} {final}\n{Path(frag).read_text()}'
     if stamp.exists() and stamp.read_text() == key:
         print(f'  build dir {out}: prepared for this series tip')
         return out
@@ -98,11 +100,11 @@ def prepare_build(arch, make_arch, cross, cc, src, build, frag, tip,
     if cross:
         make.append(f'CROSS_COMPILE={cross}')
     env = dict(os.environ, ARCH=make_arch)
-    steps = [make + ['tinyconfig'],
+    steps = [make + [base],
              [f'{src}/scripts/kconfig/merge_config.sh', '-m', '-O', str(out),
               str(out / '.config'), frag],
              make + ['olddefconfig'],
-             make + ['modules_prepare']]
+             make + [final]]
     for i, argv in enumerate(steps, 1):
         print(f'  prepare {arch} [{i}/{len(steps)}]: {" ".join(argv[argv.index(src) + 1:] if src in argv else argv)}', flush=True)
         p = subprocess.run(argv, cwd=src, env=env, stdout=subprocess.PIPE,
@@ -110,7 +112,8 @@ def prepare_build(arch, make_arch, cross, cc, src, build, frag, tip,
         if p.returncode:
             print(p.stdout[-3000:])
             raise SystemExit(f'error: preparing {out} failed at: {" ".join(argv)}')
-    missing = [o for o in ('CONFIG_MODULES=y',) if o not in (out / '.config').read_text()]
+    config = (out / '.config').read_text().splitlines()
+    missing = [o for o in require if o not in config]
     if missing:
         raise SystemExit(f'error: {out}/.config lacks {missing} after merge_config.sh')
     stamp.write_text(key)

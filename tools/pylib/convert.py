@@ -534,9 +534,10 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                     help='limit discovery of lockless readers (default: the whole tree)')
     ap.add_argument('--pass1-batch', type=int, default=1, metavar='N',
                     help='files per discovery spatch process (>1 loses return-value types in 1.1.1)')
-    ap.add_argument('--pass2-batch', type=int, default=1, metavar='N',
-                    help='files per store-pass spatch process; spatch 1.1.1 treats one command line as '
-                         'one group, which for this pass is pathological (20 files: >2.5 min, 1 GB): keep 1')
+    ap.add_argument('--pass2-batch', type=int, default=16, metavar='N',
+                    help='files per store-pass spatch process, each its own group (--file-groups): '
+                         'the same sites as one file per process at a quarter of the CPU; a group '
+                         'that fails is rerun one file per process')
     ap.add_argument('--field', action='append', default=[], metavar='STRUCT.FIELD', type=parse_field_spec,
                     help='convert stores to this field only (repeatable); a field no marked C read '
                          'shows (read plainly, or from Rust) is taken as read locklessly because you say so')
@@ -647,7 +648,9 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
         argv.append('--in-place')
     print(f'==> pass 2 (stores): {len(names)} field names, {len(files)} files in scope mention one; '
           f'{gen}', flush=True)
-    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:], str(a.pass2_batch)]))
+    # No batch size in the key: --file-groups gives each file its own group,
+    # so a file's result does not depend on its batch.
+    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:]]))
     blobs = blob_ids(a.ksrc)
 
     batch = max(1, a.pass2_batch)
@@ -670,10 +673,23 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     def one(chunk: str) -> Outcome:
         names = shlex.split(chunk)
         before = {n: Path(a.ksrc, n).read_text(errors='surrogateescape') for n in names}
-        with tempfile.NamedTemporaryFile('w', suffix='.json') as plan:
+        with tempfile.NamedTemporaryFile('w', suffix='.json') as plan, \
+                tempfile.NamedTemporaryFile('w', suffix='.groups') as groups:
             json.dump({n: plans[n] for n in names}, plan)
             plan.flush()
-            out, failed = run_spatch(argv + names, a.ksrc, a.timeout * len(names), {'AFP_PLAN': plan.name})
+            # spatch 1.1.1 treats the files of one command line as one group
+            # (pathological here: 20 files, >2.5 min, 1 GB); --file-groups
+            # with one file per group matches one file per process.
+            groups.write(''.join(f'{n}\n\n' for n in names))
+            groups.flush()
+            files_arg = names if len(names) == 1 else ['--file-groups', groups.name]
+            out, failed = run_spatch(argv + files_arg, a.ksrc, a.timeout * len(names), {'AFP_PLAN': plan.name})
+        if failed and len(names) > 1:
+            # Put back what the batch may have written, then one file per process.
+            for n, text in before.items():
+                Path(a.ksrc, n).write_text(text, errors='surrogateescape')
+            outs = [one(shlex.quote(n)) for n in names]
+            return Outcome(chunk, '', next((o.failed for o in outs if o.failed), ''))
         per: Dict[str, List[str]] = defaultdict(list)
         for line in out.splitlines():
             if line.startswith('afp\t'):

@@ -58,6 +58,8 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
                  counts_json=os.path.join(results, 'lint.counts.json')),
             Step('compile-fail x86_64 i386 arm64', tool('compile-fail'),
                  counts_json=os.path.join(results, 'compile-fail.counts.json')),
+            Step('converted files compile x86_64 arm64', tool('objects'),
+                 counts_json=os.path.join(results, 'objects.counts.json')),
             kunit_x86,
             # kcsan_test is built into the kunit-x86_64 kernel
             # (kunit/kcsan-test.kunitconfig); this boots that kernel again.
