@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """make bench: the figures behind "explicit intent at zero cost".
 
+Tables: 1 codegen identity, 2 converted code size (tools/objects --bloat),
+3 in-kernel micro-benchmark (QEMU), 4 conversion speed (tools/convert cold
+and warm vs make coccicheck on BENCH_SCOPE, default 'net kernel mm fs'),
+5 make test stage times from a fresh WORK, then warm (BENCH_PIPELINE=0
+skips it: about an hour on 2 CPUs).
 Guarantees: every table is measured in this one run, side by side, and
-printed as markdown, also written to $RESULTS/bench.md; a table this
-version cannot measure yet says NOT MEASURED and why instead of numbers.
+printed as markdown, also written to $RESULTS/bench.md; a table that is
+not measured says NOT MEASURED and why instead of numbers.
 Does not: gate anything (make test does), or reuse figures from earlier
 runs.
 """
@@ -15,7 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_codegen  # noqa: E402
@@ -137,12 +142,133 @@ def code_size(arches: List[str], env) -> str:
     return '\n'.join(lines)
 
 
-NOT_YET = [
-    ('4. Conversion speed (tools/convert vs make coccicheck)',
-     'not wired into make bench yet (issue 4 measures it by hand).'),
-    ('5. Pipeline stage times, cold and warm',
-     'not wired into make bench yet; the README gives measured make test times.'),
-]
+def timed(argv: List[str], cwd: str, env, log: Path) -> Tuple[int, float, float]:
+    """(exit status, wall seconds, CPU seconds of argv and its children)."""
+    before = os.times()
+    t0 = time.monotonic()
+    with open(log, 'w') as f:
+        rc = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=f,
+                            stderr=subprocess.STDOUT).returncode
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return rc, time.monotonic() - t0, cpu
+
+
+def conversion_speed(env) -> str:
+    """tools/convert --dry-run on BENCH_SCOPE with an empty cache (cold), then
+    again (warm); then, on the smaller BENCH_COCCI_SCOPE, tools/convert with
+    discovery cached but the store pass cold, side by side with make
+    coccicheck MODE=report and the self-contained cocci/marked_store.cocci
+    (measured here: 3m40s for kernel/sched alone, so not on the large scope)."""
+    scope = env.get('BENCH_SCOPE', 'net kernel mm fs').split()
+    small = env.get('BENCH_COCCI_SCOPE', 'kernel/sched').split()
+    root, src, work = env['ROOT'], env['SRC'], env['WORK']
+    cache = Path(work, 'bench', 'convert-cache')
+    res = Path(env['RESULTS'], 'bench-convert')
+    subprocess.run(['rm', '-rf', str(cache)], check=True)
+    res.mkdir(parents=True, exist_ok=True)
+
+    def c_files(dirs: List[str]) -> int:
+        return len(subprocess.run(['git', '-C', src, 'ls-files', '--', *[f'{d}/*.c' for d in dirs]],
+                                  capture_output=True, text=True, check=True).stdout.split())
+
+    def convert(label: str, dirs: List[str]) -> Tuple[str, int, float, float, int]:
+        print(f'==> bench conversion speed: tools/convert ({label}) on {" ".join(dirs)}', flush=True)
+        argv = [os.path.join(root, 'tools', 'convert'), '--dry-run', '--cache', str(cache),
+                '--results', str(res / label.replace(' ', '-')), *dirs]
+        rc, wall, cpu = timed(argv, root, env, res / f'convert-{label.replace(" ", "-")}.log')
+        return f'tools/convert --dry-run, {label}', rc, wall, cpu, c_files(dirs)
+
+    rows = [convert('cold', scope), convert('warm', scope)]
+    counts_path = res / 'cold' / 'counts.json'
+    counts = json.loads(counts_path.read_text()) if counts_path.exists() else {}
+    subprocess.run(['rm', '-rf', str(cache / 'pass2')], check=True)
+    rows.append(convert('discovery cached, store pass cold', small))
+    cwall = ccpu = 0.0
+    crc = 0
+    reports = 0
+    for i, d in enumerate(small, 1):
+        print(f'==> bench conversion speed: make coccicheck M={d} [{i}/{len(small)}]', flush=True)
+        log = res / f'coccicheck-{d.replace("/", "_")}.log'
+        rc, wall, cpu = timed(['make', 'coccicheck', 'MODE=report', f'COCCI={root}/cocci/marked_store.cocci',
+                               f'M={d}', f'J={os.cpu_count() or 1}'], src, env, log)
+        crc, cwall, ccpu = crc or rc, cwall + wall, ccpu + cpu
+        reports += len(re.findall(r'^\S+:\d+:\d+-\d+: ', log.read_text(errors='replace'), re.M))
+    rows.append(('make coccicheck MODE=report COCCI=cocci/marked_store.cocci', crc, cwall, ccpu, c_files(small)))
+    lines = ['## 4. Conversion speed (tools/convert vs make coccicheck)', '',
+             f'{os.cpu_count()} CPUs. tools/convert always discovers over the whole tree (pass 1), then '
+             'runs the store pass on the scope; CPU is user+system of all processes. make coccicheck '
+             f'is too slow for the large scope, so both run on {" ".join(small)} too.', '',
+             '| run | scope | exit | wall | CPU minutes | scope .c files / s |', '|---|---|---|---|---|---|']
+    for k, (label, rc, wall, cpu, n) in enumerate(rows):
+        where = ' '.join(scope if k < 2 else small)
+        lines.append(f'| {label} | {where} | {rc} | {wall:.0f}s | {cpu / 60:.1f} | {n / wall:.1f} |')
+    if counts:
+        lines += ['', f"Large scope: {counts.get('fields_typed')} typed fields read locklessly "
+                  f"({counts.get('fields_convertible')} convertible), {counts.get('stores_converted')} stores "
+                  f"to convert, {counts.get('rmw_reported')} read-modify-write sites, "
+                  f"{counts.get('files_skipped')} files skipped. make coccicheck printed {reports} report lines "
+                  f"on {' '.join(small)} (it sees only fields read in the same file)."]
+    return '\n'.join(lines)
+
+
+KUNIT_ELAPSED_RE = re.compile(r'Elapsed time: ([\d.]+)s total, ([\d.]+)s configuring, ([\d.]+)s building, '
+                              r'([\d.]+)s running')
+
+
+def kunit_split(log: Path) -> Optional[Tuple[float, float]]:
+    """(configure+build, boot+test) seconds from kunit.py's own last
+    'Elapsed time' line in a tools/kunit log."""
+    found = KUNIT_ELAPSED_RE.findall(log.read_text(errors='replace')) if log.exists() else []
+    if not found:
+        return None
+    _, conf, build, run = (float(x) for x in found[-1])
+    return conf + build, run
+
+
+def pipeline_once(env, work: str, label: str) -> Tuple[int, float, Dict[str, float]]:
+    """tools/run test with WORK=work; stage -> seconds."""
+    e = dict(env, WORK=work)
+    e.pop('CCACHE_DIR', None)  # lib.sh puts it under WORK: cold means an empty ccache too
+    results = Path(work, 'results')
+    Path(work).mkdir(parents=True, exist_ok=True)
+    print(f'==> bench pipeline ({label}): WORK={work} tools/run test', flush=True)
+    rc, wall, _ = timed([os.path.join(env['ROOT'], 'tools', 'run'), 'test'], env['ROOT'], e,
+                        Path(work, f'pipeline-{label}.log'))
+    stages: Dict[str, float] = {}
+    try:
+        rows = json.loads((results / 'pipeline-test.json').read_text())
+    except (OSError, ValueError):
+        return rc, wall, stages
+    for r in rows:
+        stages[r['label']] = r['seconds']
+    for arch in ('x86_64', 'arm64'):
+        split = kunit_split(results / f'kunit-{arch}.log')
+        if split:
+            stages[f'  of which kunit {arch}: configure + build'] = split[0]
+            stages[f'  of which kunit {arch}: boot + tests'] = split[1]
+    return rc, wall, stages
+
+
+def pipeline_times(env) -> str:
+    """The test command from nothing (a fresh WORK: source extracted, empty
+    ccache and caches), then again with everything in place."""
+    title = '## 5. Pipeline stage times (make test), cold and warm'
+    if env.get('BENCH_PIPELINE', '1') == '0':
+        return f'{title}\n\nNOT MEASURED: skipped by BENCH_PIPELINE=0.'
+    work = os.path.join(env['WORK'], 'bench', 'pipeline-work')
+    subprocess.run(['rm', '-rf', work], check=True)
+    crc, cwall, cold = pipeline_once(env, work, 'cold')
+    wrc, wwall, warm = pipeline_once(env, work, 'warm')
+    lines = [title, '', f'WORK={work}, emptied first; {os.cpu_count()} CPUs. Cold: tarball extracted, '
+             'empty ccache and Coccinelle cache; warm: the same command again.', '',
+             '| stage | cold | warm |', '|---|---|---|']
+    for stage in list(dict.fromkeys([*cold, *warm])):
+        c, w = cold.get(stage), warm.get(stage)
+        lines.append(f'| {stage} | {"-" if c is None else f"{c:.0f}s"} | {"-" if w is None else f"{w:.0f}s"} |')
+    lines.append(f'| **whole command** (exit {crc} / {wrc}) | **{cwall / 60:.1f} min** | **{wwall / 60:.1f} min** |')
+    return '\n'.join(lines)
+
 
 
 def main(argv: List[str]) -> int:
@@ -153,8 +279,8 @@ def main(argv: List[str]) -> int:
     arches = [spec.split('\t')[0] for spec in argv[1:]]
     parts += ['', code_size(arches, env)]
     parts += ['', microbench(arches, env)]
-    for title, why in NOT_YET:
-        parts += ['', f'## {title}', '', f'NOT MEASURED: {why}']
+    parts += ['', conversion_speed(env)]
+    parts += ['', pipeline_times(env)]
     parts += ['', f'Command: make bench; took {time.monotonic() - t0:.0f}s.']
     text = '\n'.join(parts) + '\n'
     Path(env['RESULTS']).mkdir(parents=True, exist_ok=True)

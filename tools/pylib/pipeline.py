@@ -8,9 +8,12 @@ one check; the last line printed is 'N passed, N failed[, N skipped]'.
 A step marked counted=False (a peer's suite known to be unstable here) is
 run and shown with its own counts in the table, marked 'not counted', and
 stays out of that line: it can neither pass nor fail the run.
+The rows (label, status, seconds, detail) are also written to
+$RESULTS/pipeline-NAME.json, which make bench reads for its stage times.
 Does not: parse kernel logs or retry anything.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -73,7 +76,7 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
     raise SystemExit(f'error: unknown pipeline {pipeline!r}; use main or test')
 
 
-def run(steps: List[Step]) -> int:
+def run(steps: List[Step], times_json: Optional[str] = None) -> int:
     rows: List[Tuple[str, str, float, str]] = []
     passed = failed = skipped = 0
     blocked = ''
@@ -125,6 +128,10 @@ def run(steps: List[Step]) -> int:
     for label, status, secs, detail in rows:
         print(f'{label:<{width}}  {status:<7}  {secs:>6.1f}s  {detail}')
     print(f'{"total":<{width}}  {"":<7}  {sum(r[2] for r in rows):>6.1f}s')
+    if times_json:
+        with open(times_json, 'w') as f:
+            json.dump([{'label': r[0], 'status': r[1], 'seconds': round(r[2], 1), 'detail': r[3]}
+                       for r in rows], f, indent=1)
     line = f'{passed} passed, {failed} failed'
     print(line + (f', {skipped} skipped' if skipped else ''))
     return 0 if failed == 0 else 1
@@ -134,7 +141,10 @@ def main(argv: List[str]) -> int:
     if len(argv) != 2:
         print('usage: tools/run main|test', file=sys.stderr)
         return 2
-    return run(steps_for(argv[1], os.environ['ROOT'], os.environ['RESULTS']))
+    results = os.environ['RESULTS']
+    os.makedirs(results, exist_ok=True)
+    return run(steps_for(argv[1], os.environ['ROOT'], results),
+               os.path.join(results, f'pipeline-{argv[1]}.json'))
 
 
 if __name__ == '__main__':

@@ -23,5 +23,29 @@ class BenchLines(unittest.TestCase):
         self.assertNotIn('store_relaxed', bench.bench_lines(LOG))
 
 
+
+class KunitSplit(unittest.TestCase):
+    def test_last_elapsed_line_counts(self):
+        import tempfile
+        from pathlib import Path
+        with tempfile.TemporaryDirectory() as d:
+            log = Path(d, 'kunit.log')
+            log.write_text('[1] Elapsed time: 9.000s total, 1.000s configuring, 2.000s building, 6.000s running\n'
+                           '[2] Elapsed time: 87.272s total, 2.200s configuring, 24.579s building, 60.444s running\n')
+            build, run = bench.kunit_split(log)
+            self.assertAlmostEqual(build, 26.779)
+            self.assertAlmostEqual(run, 60.444)
+            self.assertIsNone(bench.kunit_split(Path(d, 'missing.log')))
+
+    def test_timed_counts_child_cpu(self):
+        import tempfile
+        from pathlib import Path
+        with tempfile.TemporaryDirectory() as d:
+            rc, wall, cpu = bench.timed(['python3', '-c', 'sum(range(3000000))'], d, None, Path(d, 'x.log'))
+        self.assertEqual(rc, 0)
+        self.assertGreater(cpu, 0.0)
+        self.assertGreaterEqual(wall, 0.0)
+
+
 if __name__ == '__main__':
     unittest.main()
