@@ -79,7 +79,8 @@ kcsan-peer: apply ## The kernel's own kcsan_test, base vs series, RUNS times eac
 	@tools/kcsan-peer $(RUNS)
 
 PHONY += bench
-bench: apply ## Measurements side by side in one run (codegen identity, micro-benchmark in QEMU); markdown in $(WORK)/results/bench.md
+export BENCH_PIPELINE BENCH_SCOPE BENCH_COCCI_SCOPE
+bench: apply ## Five tables from one run (codegen, code size, micro-benchmark, conversion speed, make test stage times; BENCH_PIPELINE=0 skips the last); markdown in $(WORK)/results/bench.md
 	@tools/bench
 
 PHONY += selftest
