@@ -160,8 +160,8 @@ def conversion_speed(env) -> str:
     discovery cached but the store pass cold, side by side with make
     coccicheck MODE=report and the self-contained cocci/marked_store.cocci
     (measured here: 3m40s for kernel/sched alone, so not on the large scope)."""
-    scope = env.get('BENCH_SCOPE', 'net kernel mm fs').split()
-    small = env.get('BENCH_COCCI_SCOPE', 'kernel/sched').split()
+    scope = (env.get('BENCH_SCOPE') or 'net kernel mm fs').split()
+    small = (env.get('BENCH_COCCI_SCOPE') or 'kernel/sched').split()
     root, src, work = env['ROOT'], env['SRC'], env['WORK']
     cache = Path(work, 'bench', 'convert-cache')
     res = Path(env['RESULTS'], 'bench-convert')
@@ -254,7 +254,7 @@ def pipeline_times(env) -> str:
     """The test command from nothing (a fresh WORK: source extracted, empty
     ccache and caches), then again with everything in place."""
     title = '## 5. Pipeline stage times (make test), cold and warm'
-    if env.get('BENCH_PIPELINE', '1') == '0':
+    if env.get('BENCH_PIPELINE') == '0':
         return f'{title}\n\nNOT MEASURED: skipped by BENCH_PIPELINE=0.'
     work = os.path.join(env['WORK'], 'bench', 'pipeline-work')
     subprocess.run(['rm', '-rf', work], check=True)
