@@ -67,11 +67,19 @@ def check_one(src: str, tree: str, commit: str, argv: List[str], results: Path) 
     # change the command line the message records.
     cmd = [sys.executable, str(ROOT / 'tools/pylib/convert.py'), *argv[1:]]
     env = dict(os.environ, KSRC=tree, RESULTS=str(results))
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
     results.mkdir(parents=True, exist_ok=True)
-    (results / 'convert.log').write_text(p.stdout + p.stderr)
-    if p.returncode:
-        return f'tools/convert exited {p.returncode}; see {results}/convert.log'
+    # Its progress lines are shown (a cold discovery takes minutes), all of
+    # its output is kept in convert.log.
+    with open(results / 'convert.log', 'w') as log:
+        p = subprocess.Popen(cmd, cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
+        for line in p.stdout:
+            log.write(line)
+            if line.startswith('==> ') or ' of ' in line:
+                print('  ' + line.rstrip(), flush=True)
+        rc = p.wait()
+    if rc:
+        return f'tools/convert exited {rc}; see {results}/convert.log'
     if git(tree, 'rev-parse', 'HEAD').strip() == git(tree, 'rev-parse', commit + '^').strip():
         return 'the rerun made no commit (nothing to convert any more?)'
     want = git(src, 'show', '--format=%B', commit)
