@@ -76,6 +76,15 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
     raise SystemExit(f'error: unknown pipeline {pipeline!r}; use main or test')
 
 
+def counts_of(step: Step) -> Optional[kunit_counts.Counts]:
+    """The step's counts from its JSON file, None when there is none."""
+    try:
+        return (kunit_counts.load(step.kunit_json) if step.kunit_json
+                else kunit_counts.load_counts(step.counts_json))
+    except (OSError, ValueError):
+        return None
+
+
 def run(steps: List[Step], times_json: Optional[str] = None) -> int:
     rows: List[Tuple[str, str, float, str]] = []
     passed = failed = skipped = 0
@@ -94,26 +103,21 @@ def run(steps: List[Step], times_json: Optional[str] = None) -> int:
         rc = subprocess.run(step.argv, stdin=subprocess.DEVNULL, env=env).returncode
         secs = time.monotonic() - t0
         detail = ''
-        if not step.counted:
-            try:
-                c = kunit_counts.load(step.kunit_json)
-                detail = f'{c.passed} passed, {c.failed} failed, {c.skipped} skipped'
-            except (OSError, ValueError):
-                detail = 'no results'
-            rows.append((step.label, 'PASS' if rc == 0 else 'FAIL', secs, detail + '; not counted'))
-            continue
         if step.kunit_json or step.counts_json:
-            try:
-                c = (kunit_counts.load(step.kunit_json) if step.kunit_json
-                     else kunit_counts.load_counts(step.counts_json))
+            c = counts_of(step)
+            detail = ('no results' if c is None else
+                      f'{c.passed} passed, {c.failed} failed, {c.skipped} skipped')
+            if not step.counted:
+                rows.append((step.label, 'PASS' if rc == 0 else 'FAIL', secs, detail + '; not counted'))
+                continue
+            if c is None:
+                failed += 1
+                detail += ' (build or boot failed)'
+            else:
                 passed, failed, skipped = passed + c.passed, failed + c.failed, skipped + c.skipped
-                detail = f'{c.passed} passed, {c.failed} failed, {c.skipped} skipped'
                 if rc and not c.failed:
                     failed += 1
                     detail += f'; exit status {rc}'
-            except (OSError, ValueError):
-                failed += 1
-                detail = 'no results (build or boot failed)'
         elif rc == 0:
             passed += 1
         else:
