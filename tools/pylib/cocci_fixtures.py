@@ -25,6 +25,9 @@ import tempfile
 from pathlib import Path
 from typing import List, Tuple
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from convert import python_flag  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / 'cocci' / 'tests'
 CONVERT = ROOT / 'tools' / 'pylib' / 'convert.py'
@@ -101,7 +104,7 @@ def check(src: Path, update: bool) -> Tuple[bool, str]:
         work = tmp / 'static'
         work.mkdir()
         shutil.copy(src, work / src.name)
-        p = sh(['spatch', '--sp-file', str(STATIC), '-D', 'patch', *OPTS, '--in-place', src.name], work)
+        p = sh(['spatch', *python_flag(), '--sp-file', str(STATIC), '-D', 'patch', *OPTS, '--in-place', src.name], work)
         got_s = (work / src.name).read_text()
         if update and got_s != got:
             static_res.write_text(got_s)

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tests for convert.py's parsing and deciding (no spatch, no kernel tree)."""
 
+import os
 import re
+import sys
 import unittest
+from unittest import mock
 
 import convert as cv
 
@@ -152,6 +155,21 @@ class AttributeTest(unittest.TestCase):
         out = cv.blank_attributes(packed)
         self.assertEqual(len(out), len(packed))
         self.assertIn('} __packed ', out)
+
+
+class PythonFlagTest(unittest.TestCase):
+    def flag(self, value):
+        with mock.patch.dict(os.environ, {'SPATCH_PYTHON': value}):
+            return cv.python_flag()
+
+    def test_named_interpreter(self):
+        self.assertEqual(self.flag(sys.executable), ['--python', sys.executable])
+
+    def test_empty_passes_nothing(self):
+        self.assertEqual(self.flag(''), [])
+
+    def test_missing_interpreter_passes_nothing(self):
+        self.assertEqual(self.flag('/nonexistent/python3'), [])
 
 
 class CommitMessageTest(unittest.TestCase):
