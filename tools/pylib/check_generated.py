@@ -9,7 +9,10 @@ series' commit N-1 and the command is run there, from the project root,
 with the same discovery cache; the commit it makes must equal commit N of
 branch $BRANCH: the same 'git show --format=%B' text (message, sign-off and
 diff).
-Guarantees: one PASS/FAIL line per generated patch, with the first lines of
+Then each row of cocci/refused.tsv (seed sites left unconverted on
+purpose) is run with --dry-run on the series tip: it must convert no
+store and report exactly the stated number of stores of the stated kind.
+Guarantees: one PASS/FAIL line per generated patch and per refusal, with the first lines of
 the difference on FAIL; 'check-generated: N passed, N failed' last and in
 $RESULTS/check-generated.counts.json; the worktree ($WORK/regen) is ours
 and is reset before each patch, $SRC's own checkout is never touched.
@@ -20,11 +23,12 @@ or build anything (tools/objects does).
 import difflib
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List, Tuple
+from typing import Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import convert  # noqa: E402
@@ -90,9 +94,51 @@ def check_one(src: str, tree: str, commit: str, argv: List[str], results: Path) 
     return 'differs:\n' + '\n'.join(f'  {line}' for line in list(diff)[:40])
 
 
+REFUSED = ROOT / 'cocci' / 'refused.tsv'
+
+
+def refusals(text: str) -> List[Tuple[str, int, List[str]]]:
+    """(kind, count, tools/convert arguments) per row of cocci/refused.tsv."""
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith('#'):
+            continue
+        parts = line.split('\t')
+        if len(parts) != 3 or not parts[1].isdigit():
+            raise ValueError(f'cocci/refused.tsv:{n}: want KIND<TAB>COUNT<TAB>arguments, got {line!r}')
+        rows.append((parts[0], int(parts[1]), shlex.split(parts[2])))
+    return rows
+
+
+def refusal_verdict(kind: str, count: int, counts: Dict[str, int], site_kinds: List[str]) -> str:
+    """'' when the dry run converted nothing and reported count stores of kind."""
+    problems = []
+    if counts.get('stores_converted'):
+        problems.append(f"{counts['stores_converted']} stores would be converted")
+    seen = site_kinds.count(kind)
+    if seen != count:
+        problems.append(f'{seen} stores reported as {kind}, the table says {count}')
+    return '; '.join(problems)
+
+
+def check_refusal(src: str, kind: str, count: int, args: List[str], results: Path) -> str:
+    results.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, str(ROOT / 'tools/pylib/convert.py'), '--dry-run', '--results', str(results), *args]
+    with open(results / 'convert.log', 'w') as log:
+        rc = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ, KSRC=src), stdout=log,
+                            stderr=subprocess.STDOUT).returncode
+    if rc:
+        return f'tools/convert exited {rc}; see {results}/convert.log'
+    counts = json.loads((results / 'counts.json').read_text())
+    kinds = [line.split('\t', 1)[0] for line in (results / 'sites.tsv').read_text().splitlines()
+             if not line.startswith('#')]
+    return refusal_verdict(kind, count, counts, kinds)
+
+
 def main() -> int:
     src, work, results = os.environ['SRC'], os.environ['WORK'], Path(os.environ['RESULTS'])
     todo = generated(src, os.environ['BASE_TAG'], os.environ['BRANCH'])
+    refused = refusals(REFUSED.read_text())
     passed = failed = 0
     for i, (n, commit, argv) in enumerate(todo, 1):
         subject = git(src, 'log', '-1', '--format=%s', commit).strip()
@@ -109,6 +155,18 @@ def main() -> int:
     if not todo:
         failed += 1
         print('FAIL: no generated patch found in the series (no "filled and run by" message)')
+    for i, (kind, count, args) in enumerate(refused, 1):
+        what = f'refused: {" ".join(args)}'
+        print(f'==> [{i}/{len(refused)}] {what}', flush=True)
+        t0 = time.monotonic()
+        why = check_refusal(src, kind, count, args, results / f'refused-{i}')
+        secs = time.monotonic() - t0
+        if why:
+            failed += 1
+            print(f'FAIL: {what}, {secs:.0f}s: {why}')
+        else:
+            passed += 1
+            print(f'PASS: {what}: no store converted, {count} reported as {kind}, {secs:.0f}s')
     results.mkdir(parents=True, exist_ok=True)
     (results / 'check-generated.counts.json').write_text(
         json.dumps({'passed': passed, 'failed': failed, 'skipped': 0}) + '\n')

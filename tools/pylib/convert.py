@@ -511,16 +511,18 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
         s.kind, s.kind.split(':')[0]) for s in sites)
     rmw_typed = sum(s.kind == 'rmw' and s.struct != '?' for s in sites)
     reasons = Counter(o.failed.split(':')[0] for o in skipped)
+    store_files = len({s.file for s in sites if s.kind == 'store'})
     counts = {'fields_typed': len(fields), 'fields_convertible': kinds['ok'],
               'fields_untyped_only': len(untyped), 'stores_converted': sk['store'],
               'stores_left_field_kind': sk['skip-store'], 'stores_unrelated_struct': sk['unrelated'], 'stores_untyped': sk['untyped-store'],
               'rmw_reported': sk['rmw'], 'rmw_typed': rmw_typed, 'rmw_unrelated': sk['rmw-unrelated'], 'chained': sk['chained'], 'for_header': sk['for-header'],
-              'files_changed': converted_files, 'files_skipped': len(skipped)}
+              'files_changed': converted_files, 'files_with_stores': store_files, 'files_skipped': len(skipped)}
     rows: List[Tuple[str, object]] = [
         ('fields read locklessly, typed', f"{len(fields)} ({kinds['ok']} convertible; "
          + ', '.join(f'{k} {v}' for k, v in sorted(kinds.items()) if k != 'ok') + ')'),
         ('fields read locklessly, untyped only', f'{len(untyped)} (field name only, never converted)'),
-        ('stores converted', f"{sk['store']} in {converted_files} files"),
+        ('stores converted', f"{sk['store']} in {store_files} files"
+         + ('' if converted_files or not sk['store'] else ' (dry run: none written)')),
         ('stores left: field kind', f"{sk['skip-store']} ("
          + ', '.join(f'{k[11:]} {v}' for k, v in sorted(Counter(s.kind for s in sites).items())
                      if k.startswith('skip-store:') and k != 'skip-store:unrelated') + ')'),

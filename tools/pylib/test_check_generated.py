@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests for check_generated.py's refusal table and verdict (no spatch)."""
+
+import unittest
+
+import check_generated as cg
+
+
+class RefusalTableTest(unittest.TestCase):
+    def test_rows_and_comments(self):
+        rows = cg.refusals('# schema\n\nskip-store:wide\t8\t--field a.b include/x.h kernel/time\n')
+        self.assertEqual(rows, [('skip-store:wide', 8, ['--field', 'a.b', 'include/x.h', 'kernel/time'])])
+
+    def test_bad_row_names_the_line(self):
+        with self.assertRaisesRegex(ValueError, r'refused.tsv:2: want KIND'):
+            cg.refusals('# c\nskip-store:wide eight --field a.b\n')
+
+    def test_the_project_table_parses(self):
+        self.assertTrue(cg.refusals(cg.REFUSED.read_text()))
+
+
+class RefusalVerdictTest(unittest.TestCase):
+    KINDS = ['skip-store:wide'] * 8 + ['rmw']
+
+    def test_pass(self):
+        self.assertEqual(cg.refusal_verdict('skip-store:wide', 8, {'stores_converted': 0}, self.KINDS), '')
+
+    def test_a_converted_store_fails(self):
+        self.assertIn('1 stores would be converted',
+                      cg.refusal_verdict('skip-store:wide', 8, {'stores_converted': 1}, self.KINDS))
+
+    def test_a_changed_count_fails(self):
+        self.assertIn('8 stores reported as skip-store:wide, the table says 7',
+                      cg.refusal_verdict('skip-store:wide', 7, {'stores_converted': 0}, self.KINDS))
+
+
+if __name__ == '__main__':
+    unittest.main()
