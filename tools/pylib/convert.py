@@ -152,10 +152,14 @@ def dedupe_sites(sites: Iterable[Site]) -> List[Site]:
     """Drop exact repeats, and an untyped-store where a typed store or any
     read-modify-write, chained or for-header record exists (spatch 1.1.1
     sometimes lets the untyped rule match a statement the typed
-    read-modify-write rule already claimed: hrtimer_add_expires())."""
+    read-modify-write rule already claimed: hrtimer_add_expires()); and an
+    unparsed-store on a line some rule matched (spatch's list of lines it
+    could not parse starts at the last point it could, which it did parse)."""
     sites = sorted(set(sites), key=lambda s: (s.file, s.line, s.name, s.kind))
-    typed = {(s.file, s.line, s.name) for s in sites if s.kind != 'untyped-store'}
-    return [s for s in sites if not (s.kind == 'untyped-store' and (s.file, s.line, s.name) in typed)]
+    parsed = {(s.file, s.line, s.name) for s in sites if s.kind != 'unparsed-store'}
+    typed = {(s.file, s.line, s.name) for s in sites if s.kind not in ('untyped-store', 'unparsed-store')}
+    return [s for s in sites if not (s.kind == 'untyped-store' and (s.file, s.line, s.name) in typed)
+            and not (s.kind == 'unparsed-store' and (s.file, s.line, s.name) in parsed)]
 
 
 # ---------------------------------------------------------------- deciding
@@ -385,6 +389,7 @@ class Outcome:
     path: str
     out: str = ''
     failed: str = ''     # '' when spatch ran to the end
+    unparsed: List[int] = field(default_factory=list)   # lines spatch could not parse (pass 2)
 
 
 def python_flag() -> List[str]:
@@ -400,9 +405,70 @@ def python_flag() -> List[str]:
     return ['--python', py] if py and os.access(py, os.X_OK) else []
 
 
-def run_spatch(argv: List[str], cwd: str, timeout: int, env: Optional[Dict[str, str]] = None) -> Tuple[str, str]:
+def parse_errors(err: str) -> Tuple[Dict[str, List[str]], str]:
+    """Split the stderr of spatch --quiet --parse-error-msg into the lines
+    it could not parse, per file and in order ('bad:' and 'BAD:!!!!!'
+    lines after ' = error in FILE;'), and everything else. spatch drops
+    such code and goes on: a store in it is neither converted nor
+    reported unless these lines are read."""
+    bad: Dict[str, List[str]] = defaultdict(list)
+    rest = []
+    cur = ''
+    for line in err.splitlines():
+        if line.startswith('HANDLING: '):
+            cur = line[len('HANDLING: '):].strip()
+        elif line.startswith(' = error in '):
+            cur = line[len(' = error in '):].split(';')[0]
+        elif line.startswith(('bad: ', 'BAD:!!!!! ')):
+            bad[cur].append(line.split(' ', 1)[1])
+        elif line.rstrip() in ('bad:', 'BAD:!!!!!'):
+            bad[cur].append('')
+        elif not line.startswith(('init_defs_builtins:', 'badcount:', 'parse error')):
+            rest.append(line)
+    return dict(bad), '\n'.join(rest)
+
+
+def locate(text: str, bad: Sequence[str]) -> List[int]:
+    """Line numbers of bad (texts of lines, in file order) in text: each is
+    looked for from the previous one on, then from the top (spatch repeats
+    a line when it retries); blank and unfound lines are left out."""
+    lines = text.splitlines()
+    found: List[int] = []
+    cursor = 0
+    for b in bad:
+        if not b.strip():
+            continue
+        at = next((i for i in range(cursor, len(lines)) if lines[i] == b and i + 1 not in found), None)
+        if at is None:
+            at = next((i for i in range(len(lines)) if lines[i] == b and i + 1 not in found), None)
+        if at is not None:
+            found.append(at + 1)
+            cursor = at + 1
+    return sorted(found)
+
+
+def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[Tuple[str, int]]:
+    """(field, line) for each store to one of names on an unparsed line."""
+    lines = text.splitlines()
+    out = []
+    for n in unparsed:
+        for m in HIDDEN_STORE_RE.finditer(lines[n - 1]):
+            name = m.group(1) or m.group(2)
+            if name in names:
+                out.append((name, n))
+    return out
+
+
+HIDDEN_STORE_RE = re.compile(r'(?:->|\.)\s*([A-Za-z_]\w*)\s*(?:=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)'
+                             r'|(?:\+\+|--)\s*[A-Za-z_][\w\[\]>.-]*(?:->|\.)([A-Za-z_]\w*)')
+
+
+def run_spatch(argv: List[str], cwd: str, timeout: int, env: Optional[Dict[str, str]] = None,
+               bad: Optional[Dict[str, List[str]]] = None) -> Tuple[str, str]:
     """(stdout, failure reason or ''). spatch treats the files of one
-    command line as one group and applies --timeout to the whole group."""
+    command line as one group and applies --timeout to the whole group.
+    With bad (a dict to fill), argv must ask for --parse-error-msg: the
+    unparsed lines of each file land there, not in the failure reason."""
     argv = [*argv[:1], *python_flag(), '--timeout', str(timeout), *argv[1:]]
     try:
         p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout + 30,
@@ -410,6 +476,10 @@ def run_spatch(argv: List[str], cwd: str, timeout: int, env: Optional[Dict[str, 
     except subprocess.TimeoutExpired:
         return '', 'timeout'
     err = p.stderr.strip()
+    if bad is not None:
+        found, err = parse_errors(err)
+        bad.update(found)
+        err = err.strip()
     if re.search(r'^(Timeout|.*\btimeout\b)', err, re.M | re.I):
         return p.stdout, 'timeout'
     if p.returncode:
@@ -505,7 +575,8 @@ def table(rows: List[Tuple[str, object]]) -> str:
 
 
 def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int], sites: List[Site],
-              skipped: List[Outcome], converted_files: int) -> Tuple[str, Dict[str, int]]:
+              skipped: List[Outcome], converted_files: int,
+              unparsed: Optional[Dict[str, List[int]]] = None) -> Tuple[str, Dict[str, int]]:
     kinds = Counter(f.kind for f in fields.values())
     sk = Counter({'skip-store:unrelated': 'unrelated', 'rmw:unrelated': 'rmw-unrelated'}.get(
         s.kind, s.kind.split(':')[0]) for s in sites)
@@ -516,7 +587,9 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
               'fields_untyped_only': len(untyped), 'stores_converted': sk['store'],
               'stores_left_field_kind': sk['skip-store'], 'stores_unrelated_struct': sk['unrelated'], 'stores_untyped': sk['untyped-store'],
               'rmw_reported': sk['rmw'], 'rmw_typed': rmw_typed, 'rmw_unrelated': sk['rmw-unrelated'], 'chained': sk['chained'], 'for_header': sk['for-header'],
-              'files_changed': converted_files, 'files_with_stores': store_files, 'files_skipped': len(skipped)}
+              'files_changed': converted_files, 'files_with_stores': store_files, 'files_skipped': len(skipped),
+              'stores_unparsed': sk['unparsed-store'], 'files_parsed_in_part': len(unparsed or {}),
+              'lines_unparsed': sum(len(v) for v in (unparsed or {}).values())}
     rows: List[Tuple[str, object]] = [
         ('fields read locklessly, typed', f"{len(fields)} ({kinds['ok']} convertible; "
          + ', '.join(f'{k} {v}' for k, v in sorted(kinds.items()) if k != 'ok') + ')'),
@@ -533,6 +606,9 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
          f"{sk['rmw-unrelated']} more to fields of structs not read locklessly, not findings)"),
         ('files skipped', f"{len(skipped)}" + (' (' + ', '.join(f'{k} {v}' for k, v in reasons.items()) + ')'
                                               if skipped else '')),
+        ('files parsed in part (store pass)', f"{counts['files_parsed_in_part']} ({counts['lines_unparsed']} lines "
+         f"spatch could not parse and skipped; {sk['unparsed-store']} stores to fields read locklessly in them, "
+         "reported as unparsed-store)"),
     ]
     return table(rows), counts
 
@@ -645,10 +721,11 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
 
 
 def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], defs: Defs,
-            base: Optional[Path], version: str) -> Tuple[List[Site], List[Outcome], str]:
+            base: Optional[Path], version: str) -> Tuple[List[Site], List[Outcome], Dict[str, List[int]]]:
+    """Pass 2: (sites, files spatch failed on, {file: lines it could not parse})."""
     names = sorted({f.name for f in fields.values()})
     if not names:
-        return [], [], ''
+        return [], [], {}
     gen_text = fill_template(STORE_TEMPLATE.read_text(), names)
     gen_dir = (base or Path(tempfile.gettempdir())) / 'gen'
     gen_dir.mkdir(parents=True, exist_ok=True)
@@ -658,7 +735,10 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     found = grep_names(a.ksrc, STORE_RE, spec_for(a.paths), r'(?:->|\.)\s*([A-Za-z_]\w*)')
     files = sorted(p for p, ns in found.items() if ns & wanted)
     mode = 'report' if a.dry_run else 'patch'
-    argv = ['spatch', '--sp-file', str(gen), '-D', mode, *SPATCH_OPTS]
+    # --quiet --parse-error-msg instead of --very-quiet: spatch then names
+    # the lines it could not parse (and dropped) on stderr.
+    argv = ['spatch', '--sp-file', str(gen), '-D', mode,
+            *[o for o in SPATCH_OPTS if o != '--very-quiet'], '--quiet', '--parse-error-msg']
     if not a.dry_run:
         argv.append('--in-place')
     print(f'==> pass 2 (stores): {len(names)} field names, {len(files)} files in scope mention one; '
@@ -681,7 +761,7 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
         d = json.loads(hit.out)
         if d['content'] is not None and not a.dry_run:
             Path(a.ksrc, path).write_text(d['content'], errors='surrogateescape')
-        results[path] = Outcome(path, d['lines'])
+        results[path] = Outcome(path, d['lines'], unparsed=d.get('unparsed', []))
     print(f'  {len(files) - len(todo)} cached, {len(todo)} to run ({batch} per spatch process)', flush=True)
     chunks = [' '.join(shlex.quote(f) for f in todo[i:i + batch]) for i in range(0, len(todo), batch)]
 
@@ -698,7 +778,9 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
             groups.write(''.join(f'{n}\n\n' for n in names))
             groups.flush()
             files_arg = names if len(names) == 1 else ['--file-groups', groups.name]
-            out, failed = run_spatch(argv + files_arg, a.ksrc, a.timeout * len(names), {'AFP_PLAN': plan.name})
+            bad: Dict[str, List[str]] = {}
+            out, failed = run_spatch(argv + files_arg, a.ksrc, a.timeout * len(names), {'AFP_PLAN': plan.name},
+                                     bad)
         if failed and len(names) > 1:
             # Put back what the batch may have written, then one file per process.
             for n, text in before.items():
@@ -711,10 +793,12 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
                 per[line.rsplit('\t', 1)[-1].rpartition(':')[0]].append(line)
         for n in names:
             after = Path(a.ksrc, n).read_text(errors='surrogateescape')
+            unparsed = locate(before[n], bad.get(n, []))
+            per[n] += [f'afp\tunparsed-store\t?\t{f}\t{n}:{ln}' for f, ln in hidden_stores(before[n], unparsed, wanted)]
             lines = '\n'.join(per.get(n, []))
-            results[n] = Outcome(n, lines, failed)
+            results[n] = Outcome(n, lines, failed, unparsed)
             if not failed:
-                cache.put(keys[n], Outcome(n, json.dumps({'lines': lines,
+                cache.put(keys[n], Outcome(n, json.dumps({'lines': lines, 'unparsed': unparsed,
                                                           'content': after if after != before[n] else None})))
         return Outcome(chunk, '', failed)
 
@@ -722,7 +806,7 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
         parallel(chunks, a.jobs, 'pass 2 (stores)' + (f' ({batch} files each)' if batch > 1 else ''), one)
     outs = [results[f] for f in files]
     sites = explain_skips(dedupe_sites(s for o in outs for s in parse_sites(o.out)), fields)
-    return sites, [o for o in outs if o.failed], str(gen)
+    return sites, [o for o in outs if o.failed], {o.path: o.unparsed for o in outs if o.unparsed}
 
 
 def wrap_command(command: str, width: int = 72) -> List[str]:
@@ -830,7 +914,7 @@ def main(argv: List[str]) -> int:
     typed_names = {f.name for f in fields.values()}
     untyped = Counter(r.name for r in reads if not r.typed and r.name not in typed_names and not a.field)
     t2 = time.monotonic()
-    sites, skipped3, gen = convert(a, fields, defs, base, version)
+    sites, skipped3, unparsed = convert(a, fields, defs, base, version)
     t3 = time.monotonic()
     skipped_all = skipped + skipped2 + skipped3
     changed = git(a.ksrc, 'diff', '--name-only').split()
@@ -844,7 +928,9 @@ def main(argv: List[str]) -> int:
     write_tsv(res / 'rmw.tsv', '#subsystem\tstruct\tfield\tfile:line',
               sorted((subsystem(s.file), s.struct, s.name, f'{s.file}:{s.line}') for s in sites if s.kind == 'rmw'))
     write_tsv(res / 'skipped.tsv', '#file\treason', ((o.path, o.failed) for o in skipped_all))
-    text, counts = summarize(fields, dict(untyped), sites, skipped_all, len(changed))
+    write_tsv(res / 'unparsed.tsv', '#file\tlines spatch could not parse',
+              ((f, ' '.join(map(str, lines))) for f, lines in sorted(unparsed.items())))
+    text, counts = summarize(fields, dict(untyped), sites, skipped_all, len(changed), unparsed)
     counts.update({'reads_typed': sum(r.typed for r in reads), 'reads_untyped': sum(not r.typed for r in reads),
                    'seconds_pass1': round(t1 - t0, 1), 'seconds_decls': round(t2 - t1, 1),
                    'seconds_pass2': round(t3 - t2, 1)})

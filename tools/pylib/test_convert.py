@@ -157,6 +157,54 @@ class AttributeTest(unittest.TestCase):
         self.assertIn('} __packed ', out)
 
 
+ERR = """init_defs_builtins: /usr/lib/coccinelle/standard.h
+HANDLING: fs/x.c
+parse error 
+ = error in fs/x.c; set verbose_parsing for more info
+badcount: 3
+bad: void f(struct foo *p)
+bad: {
+bad: \tp->a = 1;
+BAD:!!!!! \tMAGIC(p) {{ ]] ;
+HANDLING: fs/y.c
+Fatal error: something else
+"""
+
+SRC = """struct foo { int a; };
+void f(struct foo *p)
+{
+\tp->a = 1;
+\tMAGIC(p) {{ ]] ;
+}
+void g(struct foo *p)
+{
+\tp->a = 2;
+}
+"""
+
+
+class ParseErrorTest(unittest.TestCase):
+    def test_split(self):
+        bad, rest = cv.parse_errors(ERR)
+        self.assertEqual(bad, {'fs/x.c': ['void f(struct foo *p)', '{', '\tp->a = 1;', '\tMAGIC(p) {{ ]] ;']})
+        self.assertEqual(rest, 'Fatal error: something else')
+
+    def test_locate_in_order_and_repeated(self):
+        self.assertEqual(cv.locate(SRC, ['void f(struct foo *p)', '{', '\tp->a = 1;', '\tMAGIC(p) {{ ]] ;',
+                                         '\tMAGIC(p) {{ ]] ;', 'not in the file']), [2, 3, 4, 5])
+
+    def test_hidden_stores(self):
+        self.assertEqual(cv.hidden_stores(SRC, [2, 3, 4, 5], {'a'}), [('a', 4)])
+        self.assertEqual(cv.hidden_stores(SRC, [4], {'b'}), [])
+        self.assertEqual(cv.hidden_stores('x->n++;\n++y.n;\nif (p->n == 1)\n', [1, 2, 3], {'n'}),
+                         [('n', 1), ('n', 2)])
+
+    def test_dedupe_keeps_unparsed_only_where_nothing_matched(self):
+        sites = [cv.Site('store', 'foo', 'a', 'x.c', 4), cv.Site('unparsed-store', '?', 'a', 'x.c', 4),
+                 cv.Site('unparsed-store', '?', 'a', 'x.c', 9)]
+        self.assertEqual(cv.dedupe_sites(sites), [sites[0], sites[2]])
+
+
 class PythonFlagTest(unittest.TestCase):
     def flag(self, value):
         with mock.patch.dict(os.environ, {'SPATCH_PYTHON': value}):
