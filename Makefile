@@ -79,8 +79,8 @@ kcsan-peer: apply ## The kernel's own kcsan_test, base vs series, RUNS times eac
 	@tools/kcsan-peer $(RUNS)
 
 PHONY += bench
-export BENCH_PIPELINE BENCH_SCOPE BENCH_COCCI_SCOPE
-bench: apply ## Five tables from one run (codegen, code size, micro-benchmark, conversion speed, make test stage times; BENCH_PIPELINE=0 skips the last); markdown in $(WORK)/results/bench.md
+export BENCH_PIPELINE BENCH_SCOPE BENCH_COCCI_SCOPE BENCH_TABLES
+bench: apply ## Five tables from one run (codegen, code size, micro-benchmark, conversion speed, make test stage times; BENCH_TABLES="4 5" picks some, BENCH_PIPELINE=0 skips the last); markdown in $(WORK)/results/bench.md
 	@tools/bench
 
 PHONY += selftest

@@ -5,7 +5,8 @@ Tables: 1 codegen identity, 2 converted code size (tools/objects --bloat),
 3 in-kernel micro-benchmark (QEMU), 4 conversion speed (tools/convert cold
 and warm vs make coccicheck on BENCH_SCOPE, default 'net kernel mm fs'),
 5 make test stage times from a fresh WORK, then warm (BENCH_PIPELINE=0
-skips it: about an hour on 2 CPUs).
+skips it: about an hour on 2 CPUs). BENCH_TABLES="4 5" measures only the
+tables named; the others say NOT MEASURED.
 Guarantees: every table is measured in this one run, side by side, and
 printed as markdown, also written to $RESULTS/bench.md; a table that is
 not measured says NOT MEASURED and why instead of numbers.
@@ -25,6 +26,7 @@ from typing import Dict, List, Optional, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_codegen  # noqa: E402
 import compile_fail  # noqa: E402
+from convert import python_flag  # noqa: E402
 
 
 def codegen(specs: List[str], env) -> str:
@@ -190,8 +192,10 @@ def conversion_speed(env) -> str:
     for i, d in enumerate(small, 1):
         print(f'==> bench conversion speed: make coccicheck M={d} [{i}/{len(small)}]', flush=True)
         log = res / f'coccicheck-{d.replace("/", "_")}.log'
+        # The same --python as tools/convert gives spatch (see python_flag()).
+        spflags = [f'SPFLAGS={" ".join(python_flag())}'] if python_flag() else []
         rc, wall, cpu = timed(['make', 'coccicheck', 'MODE=report', f'COCCI={root}/cocci/marked_store.cocci',
-                               f'M={d}', f'J={os.cpu_count() or 1}'], src, env, log)
+                               f'M={d}', f'J={os.cpu_count() or 1}', *spflags], src, env, log)
         crc, cwall, ccpu = crc or rc, cwall + wall, ccpu + cpu
         reports += len(re.findall(r'^\S+:\d+:\d+-\d+: ', log.read_text(errors='replace'), re.M))
     rows.append(('make coccicheck MODE=report COCCI=cocci/marked_store.cocci', crc, cwall, ccpu, c_files(small)))
@@ -271,17 +275,35 @@ def pipeline_times(env) -> str:
 
 
 
+def selected_tables(spec: str) -> List[int]:
+    """BENCH_TABLES: table numbers, space-separated; empty means all five."""
+    if not spec.strip():
+        return [1, 2, 3, 4, 5]
+    nums = spec.split()
+    bad = [n for n in nums if n not in ('1', '2', '3', '4', '5')]
+    if bad:
+        raise SystemExit(f'error: BENCH_TABLES={spec!r}: {" ".join(bad)} is not a table; '
+                         'use numbers 1 to 5, e.g. BENCH_TABLES="4 5".')
+    return sorted({int(n) for n in nums})
+
+
 def main(argv: List[str]) -> int:
     env = os.environ
     t0 = time.monotonic()
-    parts = [f'# make bench ({env.get("SOURCE_VERSION", "")}, series tip '
-             f'{env["TIP"][:12]}, {os.cpu_count()} CPUs)', '', codegen(argv[1:], env)]
+    wanted = selected_tables(env.get('BENCH_TABLES', ''))
     arches = [spec.split('\t')[0] for spec in argv[1:]]
-    parts += ['', code_size(arches, env)]
-    parts += ['', microbench(arches, env)]
-    parts += ['', conversion_speed(env)]
-    parts += ['', pipeline_times(env)]
-    parts += ['', f'Command: make bench; took {time.monotonic() - t0:.0f}s.']
+    tables = [('1. Codegen identity', lambda: codegen(argv[1:], env)),
+              ('2. Converted code size', lambda: code_size(arches, env)),
+              ('3. In-kernel micro-benchmark', lambda: microbench(arches, env)),
+              ('4. Conversion speed', lambda: conversion_speed(env)),
+              ('5. Pipeline stage times (make test)', lambda: pipeline_times(env))]
+    parts = [f'# make bench ({env.get("SOURCE_VERSION", "")}, series tip '
+             f'{env["TIP"][:12]}, {os.cpu_count()} CPUs)']
+    for n, (title, fn) in enumerate(tables, 1):
+        parts += ['', fn() if n in wanted else
+                  f'## {title}\n\nNOT MEASURED: not in BENCH_TABLES={env.get("BENCH_TABLES")}.']
+    command = 'make bench' + (f' BENCH_TABLES="{env["BENCH_TABLES"]}"' if env.get('BENCH_TABLES') else '')
+    parts += ['', f'Command: {command}; took {time.monotonic() - t0:.0f}s.']
     text = '\n'.join(parts) + '\n'
     Path(env['RESULTS']).mkdir(parents=True, exist_ok=True)
     Path(env['RESULTS'], 'bench.md').write_text(text)
