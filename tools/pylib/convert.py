@@ -448,18 +448,25 @@ def locate(text: str, bad: Sequence[str]) -> List[int]:
 
 
 def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[Tuple[str, int]]:
-    """(field, line) for each store to one of names on an unparsed line."""
+    """(field, line) for each store to one of names on an unparsed line.
+    Not stores: designated initializers ('{ .f = v'), macro definitions
+    (spatch matches no macro body in parsed code either), comment lines."""
     lines = text.splitlines()
     out = []
     for n in unparsed:
-        for m in HIDDEN_STORE_RE.finditer(lines[n - 1]):
+        line = lines[n - 1]
+        if line.lstrip().startswith(('#', '*', '/*', '//')) or (n > 1 and lines[n - 2].rstrip().endswith('\\')):
+            continue
+        for m in HIDDEN_STORE_RE.finditer(line):
             name = m.group(1) or m.group(2)
             if name in names:
                 out.append((name, n))
     return out
 
 
-HIDDEN_STORE_RE = re.compile(r'(?:->|\.)\s*([A-Za-z_]\w*)\s*(?:=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)'
+# e->f op, x.f op (the '.' after an expression, not after '{' or ','), ++e->f
+HIDDEN_STORE_RE = re.compile(r'(?:->|(?<=[\w)\]])\s*\.|(?<=[\w)\]])\.)\s*([A-Za-z_]\w*)\s*'
+                             r'(?:=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)'
                              r'|(?:\+\+|--)\s*[A-Za-z_][\w\[\]>.-]*(?:->|\.)([A-Za-z_]\w*)')
 
 
@@ -745,7 +752,8 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
           f'{gen}', flush=True)
     # No batch size in the key: --file-groups gives each file its own group,
     # so a file's result does not depend on its batch.
-    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:]]))
+    # The unparsed-store lines are cached with the rest: their regex is in the key.
+    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:], HIDDEN_STORE_RE.pattern]))
     blobs = blob_ids(a.ksrc)
 
     batch = max(1, a.pass2_batch)
