@@ -449,8 +449,10 @@ def locate(text: str, bad: Sequence[str]) -> List[int]:
 
 def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[Tuple[str, int]]:
     """(field, line) for each store to one of names on an unparsed line.
-    Not stores: designated initializers ('{ .f = v'), macro definitions
-    (spatch matches no macro body in parsed code either), comment lines."""
+    Not stores: designated initializers ('{ .f = v', '.a.f = v,'), macro
+    definitions (spatch matches no macro body in parsed code either),
+    comment lines, and TP_fast_assign()'s __entry->f = v (the trace
+    ring-buffer record, which trace headers spatch cannot parse fill)."""
     lines = text.splitlines()
     out = []
     for n in unparsed:
@@ -459,6 +461,9 @@ def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[T
             continue
         for m in HIDDEN_STORE_RE.finditer(line):
             name = m.group(1) or m.group(2)
+            chain = re.search(r'[\w.]*$', line[:m.start()]).group(0)
+            if chain.startswith('.') or chain == '__entry':
+                continue  # '.a.b = v,' initializer; a tracepoint's ring-buffer entry
             if name in names:
                 out.append((name, n))
     return out
@@ -753,7 +758,7 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     # No batch size in the key: --file-groups gives each file its own group,
     # so a file's result does not depend on its batch.
     # The unparsed-store lines are cached with the rest: their regex is in the key.
-    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:], HIDDEN_STORE_RE.pattern]))
+    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:], HIDDEN_STORE_RE.pattern, 'chain-v2']))
     blobs = blob_ids(a.ksrc)
 
     batch = max(1, a.pass2_batch)

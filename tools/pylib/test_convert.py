@@ -201,8 +201,9 @@ class ParseErrorTest(unittest.TestCase):
 
     def test_not_stores(self):
         text = ('static struct s v[] = {\n\t{ .n = 1 },\n\t.n = 2,\n};\n'
-                '#define INIT(p) (p)->n = 0; \\\n\t(p)->n = 1\n/* p->n = 3 */\n')
-        self.assertEqual(cv.hidden_stores(text, list(range(1, 8)), {'n'}), [])
+                '#define INIT(p) (p)->n = 0; \\\n\t(p)->n = 1\n/* p->n = 3 */\n'
+                '\t.u.n = 4,\n\t__entry->n = 5;\n')
+        self.assertEqual(cv.hidden_stores(text, list(range(1, 10)), {'n'}), [])
 
     def test_dedupe_keeps_unparsed_only_where_nothing_matched(self):
         sites = [cv.Site('store', 'foo', 'a', 'x.c', 4), cv.Site('unparsed-store', '?', 'a', 'x.c', 4),
