@@ -240,6 +240,17 @@ class CommitMessageTest(unittest.TestCase):
         self.assertNotIn('mm/z.c', msg)
         self.assertIn('  tools/convert --field foo.a fs\n', msg)
         self.assertEqual(cv.command_from_message(msg), ['tools/convert', '--field', 'foo.a', 'fs'])
+        self.assertNotIn('could not parse', msg)
+
+    def test_message_lists_unparsed_stores_of_its_subsystem(self):
+        defs = cv.Defs(cv.parse_decls(DECLS))
+        fields = cv.named_fields([('foo', 'a')], {}, defs)
+        sites = [cv.Site('store', 'foo', 'a', 'fs/x.c', 3), cv.Site('unparsed-store', '?', 'a', 'fs/x.c', 40),
+                 cv.Site('unparsed-store', '?', 'a', 'mm/z.c', 7)]
+        msg = cv.commit_message('fs', ['fs/x.c'], sites, fields, 'tools/convert fs', '')
+        self.assertIn('could not parse', msg)
+        self.assertIn('  fs/x.c:40 (a)\n', msg)
+        self.assertNotIn('mm/z.c', msg)
 
     def test_long_command_wraps_under_75_and_reads_back(self):
         argv = ['tools/convert', '--field', 'file.f_flags', '--commit', '--reason-file',
