@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -664,9 +665,13 @@ def gate_objects(ctx: Ctx, mode: str, files: List[str]) -> List[Result]:
         why = arch_skip(path, ctx.srcarch)
         if why:
             return None, why, ''
-        configure(ctx, ctx.src, patched_dir, ctx.tip, verify=True)
-        patched, log = object_diagnostics(ctx, ctx.src, patched_dir, path, mode)
-        ok, detail = compare_verdict(patched, base_side(path))
+        # The base side (its own tree and build dir) builds beside the
+        # patched side: each object build is make -j1, and there are 2 CPUs.
+        with ThreadPoolExecutor(max_workers=1) as ex:
+            base = ex.submit(base_side, path)
+            configure(ctx, ctx.src, patched_dir, ctx.tip, verify=True)
+            patched, log = object_diagnostics(ctx, ctx.src, patched_dir, path, mode)
+            ok, detail = compare_verdict(patched, base.result())
         return ok, detail, log
 
     return [check(ctx, mode, f, ctx.key(mode, ctx.tip, ctx.base, f), lambda f=f: one(f))
