@@ -469,6 +469,23 @@ def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[T
     return out
 
 
+def hidden_reads(text: str, unparsed: Sequence[int]) -> List[Tuple[str, int]]:
+    """(field, line) for each marked load of e->f / e.f on an unparsed line
+    outside macro definitions and comments (as hidden_stores)."""
+    lines = text.splitlines()
+    out = []
+    for n in unparsed:
+        line = lines[n - 1]
+        if line.lstrip().startswith(('#', '*', '/*', '//')) or (n > 1 and lines[n - 2].rstrip().endswith('\\')):
+            continue
+        out += [(m.group(1), n) for m in HIDDEN_READ_RE.finditer(line)]
+    return out
+
+
+HIDDEN_READ_RE = re.compile(r'\b(?:READ_ONCE|smp_load_acquire|atomic_load_(?:relaxed|acquire)_from_ptr)'
+                            r'\s*\(\s*&?[\w\s>().\[\]-]*?(?:->|\.)\s*([A-Za-z_]\w*)\s*\)')
+
+
 # e->f op, x.f op (the '.' after an expression, not after '{' or ','), ++e->f
 HIDDEN_STORE_RE = re.compile(r'(?:->|(?<=[\w)\]])\s*\.|(?<=[\w)\]])\.)\s*([A-Za-z_]\w*)\s*'
                              r'(?:=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)'
@@ -537,8 +554,11 @@ def spatch_version() -> str:
 
 
 def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache, jobs: int, label: str,
-                argv: List[str], timeout: int, batch: int, retry_failed: bool) -> List[Outcome]:
-    """Run argv + files (batch files per process) for files not cached yet."""
+                argv: List[str], timeout: int, batch: int, retry_failed: bool,
+                extra: Optional[Callable[[str, List[str]], List[str]]] = None) -> List[Outcome]:
+    """Run argv + files (batch files per process) for files not cached yet.
+    With extra (argv asks for --parse-error-msg), extra(file, its unparsed
+    line texts) gives more output lines for the file, cached with the rest."""
     results: Dict[str, Outcome] = {}
     todo = []
     for f in files:
@@ -554,7 +574,11 @@ def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache
 
     def one(chunk: str) -> Outcome:
         names = shlex.split(chunk)
-        out, failed = run_spatch(argv + names, ksrc, timeout * len(names))
+        bad: Optional[Dict[str, List[str]]] = {} if extra else None
+        out, failed = run_spatch(argv + names, ksrc, timeout * len(names), bad=bad)
+        if extra and bad is not None:
+            more = [line for n in names for line in extra(n, bad.get(n, []))]
+            out = '\n'.join([out.rstrip('\n'), *more]) if more else out
         return Outcome(chunk, out, failed)
 
     for o in parallel(chunks, jobs, label + (f' ({batch} files each)' if batch > 1 else ''), one) if chunks else []:
@@ -588,7 +612,8 @@ def table(rows: List[Tuple[str, object]]) -> str:
 
 def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int], sites: List[Site],
               skipped: List[Outcome], converted_files: int,
-              unparsed: Optional[Dict[str, List[int]]] = None) -> Tuple[str, Dict[str, int]]:
+              unparsed: Optional[Dict[str, List[int]]] = None,
+              unparsed1: Tuple[int, int, int] = (0, 0, 0)) -> Tuple[str, Dict[str, int]]:
     kinds = Counter(f.kind for f in fields.values())
     sk = Counter({'skip-store:unrelated': 'unrelated', 'rmw:unrelated': 'rmw-unrelated'}.get(
         s.kind, s.kind.split(':')[0]) for s in sites)
@@ -601,7 +626,9 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
               'rmw_reported': sk['rmw'], 'rmw_typed': rmw_typed, 'rmw_unrelated': sk['rmw-unrelated'], 'chained': sk['chained'], 'for_header': sk['for-header'],
               'files_changed': converted_files, 'files_with_stores': store_files, 'files_skipped': len(skipped),
               'stores_unparsed': sk['unparsed-store'], 'files_parsed_in_part': len(unparsed or {}),
-              'lines_unparsed': sum(len(v) for v in (unparsed or {}).values())}
+              'lines_unparsed': sum(len(v) for v in (unparsed or {}).values()),
+              'pass1_files_parsed_in_part': unparsed1[0], 'pass1_lines_unparsed': unparsed1[1],
+              'reads_unparsed': unparsed1[2]}
     rows: List[Tuple[str, object]] = [
         ('fields read locklessly, typed', f"{len(fields)} ({kinds['ok']} convertible; "
          + ', '.join(f'{k} {v}' for k, v in sorted(kinds.items()) if k != 'ok') + ')'),
@@ -618,6 +645,8 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
          f"{sk['rmw-unrelated']} more to fields of structs not read locklessly, not findings)"),
         ('files skipped', f"{len(skipped)}" + (' (' + ', '.join(f'{k} {v}' for k, v in reasons.items()) + ')'
                                               if skipped else '')),
+        ('files parsed in part (discovery)', f"{unparsed1[0]} ({unparsed1[1]} lines spatch could not parse; "
+         f"{unparsed1[2]} marked loads in them, kept as field-name-only reads)"),
         ('files parsed in part (store pass)', f"{counts['files_parsed_in_part']} ({counts['lines_unparsed']} lines "
          f"spatch could not parse and skipped; {sk['unparsed-store']} stores to fields read locklessly in them, "
          "reported as unparsed-store)"),
@@ -668,14 +697,37 @@ def require_clean(ksrc: str) -> None:
 
 
 def discover(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path],
-             version: str) -> Tuple[List[Read], List[Outcome]]:
+             version: str) -> Tuple[List[Read], List[Outcome], Tuple[int, int, int]]:
+    """Pass 1: (reads, files spatch failed on, (files parsed in part, lines
+    unparsed, reads found in those lines))."""
     files = grep_files(a.ksrc, [READERS_RE], spec_for(a.discover_in))
-    argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'discover', *SPATCH_OPTS]
-    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], str(a.pass1_batch)]))
+    # --quiet --parse-error-msg: reads in code spatch cannot parse are
+    # found in the lines it names and kept as field-name-only reads.
+    argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'discover',
+            *[o for o in SPATCH_OPTS if o != '--very-quiet'], '--quiet', '--parse-error-msg']
+    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], str(a.pass1_batch),
+                                   HIDDEN_READ_RE.pattern]))
+
+    def extra(path: str, bad: List[str]) -> List[str]:
+        if not bad:
+            return []
+        text = Path(a.ksrc, path).read_text(errors='surrogateescape')
+        lines = locate(text, bad)
+        return ([f'unparsed\t{len(lines)}\t{path}:0']
+                + [f'field\tunparsed\t?\t{f}\t{path}:{n}' for f, n in hidden_reads(text, lines)])
+
     outs = cached_pass(a.ksrc, files, blobs, cache, a.jobs, 'pass 1 (lockless reads)', argv,
-                       a.timeout, a.pass1_batch, a.retry_failed)
+                       a.timeout, a.pass1_batch, a.retry_failed, extra)
     reads = [r for o in outs for r in parse_discover(o.out)]
-    return reads, [o for o in outs if o.failed]
+    text = '\n'.join(o.out for o in outs)
+    in_part, lines = unparsed_of(text)
+    return reads, [o for o in outs if o.failed], (in_part, lines, text.count('field\tunparsed\t'))
+
+
+def unparsed_of(text: str) -> Tuple[int, int]:
+    """(files parsed in part, lines unparsed) from pass 1 output."""
+    counts = [int(line.split('\t')[1]) for line in text.splitlines() if line.startswith('unparsed\t')]
+    return sum(1 for c in counts if c), sum(counts)
 
 
 # spatch 1.1.1 drops a struct whose closing brace is followed by
@@ -918,7 +970,7 @@ def main(argv: List[str]) -> int:
     blobs = blob_ids(a.ksrc)
     command = 'tools/convert ' + ' '.join(shlex.quote(x) for x in argv)
     print(f'==> {command}  (KSRC={a.ksrc}, {version})', flush=True)
-    reads, skipped = discover(a, blobs, base, version)
+    reads, skipped, unparsed1 = discover(a, blobs, base, version)
     t1 = time.monotonic()
     if a.discover_only:
         typed = sum(r.typed for r in reads)
@@ -951,7 +1003,7 @@ def main(argv: List[str]) -> int:
     write_tsv(res / 'skipped.tsv', '#file\treason', ((o.path, o.failed) for o in skipped_all))
     write_tsv(res / 'unparsed.tsv', '#file\tlines spatch could not parse',
               ((f, ' '.join(map(str, lines))) for f, lines in sorted(unparsed.items())))
-    text, counts = summarize(fields, dict(untyped), sites, skipped_all, len(changed), unparsed)
+    text, counts = summarize(fields, dict(untyped), sites, skipped_all, len(changed), unparsed, unparsed1)
     counts.update({'reads_typed': sum(r.typed for r in reads), 'reads_untyped': sum(not r.typed for r in reads),
                    'seconds_pass1': round(t1 - t0, 1), 'seconds_decls': round(t2 - t1, 1),
                    'seconds_pass2': round(t3 - t2, 1)})

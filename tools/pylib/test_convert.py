@@ -205,6 +205,16 @@ class ParseErrorTest(unittest.TestCase):
                 '\t.u.n = 4,\n\t__entry->n = 5;\n')
         self.assertEqual(cv.hidden_stores(text, list(range(1, 10)), {'n'}), [])
 
+    def test_hidden_reads(self):
+        text = 'x = READ_ONCE(p->a);\ny = smp_load_acquire(&q->r.s) + READ_ONCE(t.u);\n#define R(p) READ_ONCE(p->z)\n'
+        self.assertEqual(cv.hidden_reads(text, [1, 2, 3]), [('a', 1), ('s', 2), ('u', 2)])
+
+    def test_unparsed_of(self):
+        self.assertEqual(cv.unparsed_of('unparsed\t3\tfs/x.c:0\nfield\tunparsed\t?\ta\tfs/x.c:4\n'
+                                        'unparsed\t0\tfs/y.c:0\n'), (1, 3))
+        read = cv.parse_discover('field\tunparsed\t?\ta\tfs/x.c:4\n')
+        self.assertEqual(read, [cv.Read(False, '?', 'a', 'fs/x.c', 4)])
+
     def test_dedupe_keeps_unparsed_only_where_nothing_matched(self):
         sites = [cv.Site('store', 'foo', 'a', 'x.c', 4), cv.Site('unparsed-store', '?', 'a', 'x.c', 4),
                  cv.Site('unparsed-store', '?', 'a', 'x.c', 9)]
