@@ -457,7 +457,7 @@ def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[T
     out = []
     for n in unparsed:
         line = lines[n - 1]
-        if line.lstrip().startswith(('#', '*', '/*', '//')) or (n > 1 and lines[n - 2].rstrip().endswith('\\')):
+        if not code_line(lines, n):
             continue
         for m in HIDDEN_STORE_RE.finditer(line):
             name = m.group(1) or m.group(2)
@@ -469,6 +469,13 @@ def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[T
     return out
 
 
+def code_line(lines: Sequence[str], n: int) -> bool:
+    """Line n (1-based) is C code: not a comment line, not part of a macro
+    definition (spatch matches no macro body in parsed code either)."""
+    return not (lines[n - 1].lstrip().startswith(('#', '*', '/*', '//'))
+                or (n > 1 and lines[n - 2].rstrip().endswith('\\')))
+
+
 def hidden_reads(text: str, unparsed: Sequence[int]) -> List[Tuple[str, int]]:
     """(field, line) for each marked load of e->f / e.f on an unparsed line
     outside macro definitions and comments (as hidden_stores)."""
@@ -476,7 +483,7 @@ def hidden_reads(text: str, unparsed: Sequence[int]) -> List[Tuple[str, int]]:
     out = []
     for n in unparsed:
         line = lines[n - 1]
-        if line.lstrip().startswith(('#', '*', '/*', '//')) or (n > 1 and lines[n - 2].rstrip().endswith('\\')):
+        if not code_line(lines, n):
             continue
         out += [(m.group(1), n) for m in HIDDEN_READ_RE.finditer(line)]
     return out
