@@ -432,17 +432,18 @@ def locate(text: str, bad: Sequence[str]) -> List[int]:
     """Line numbers of bad (texts of lines, in file order) in text: each is
     looked for from the previous one on, then from the top (spatch repeats
     a line when it retries); blank and unfound lines are left out."""
-    lines = text.splitlines()
-    found: List[int] = []
-    cursor = 0
+    where: Dict[str, List[int]] = defaultdict(list)
+    for i, line in enumerate(text.splitlines(), 1):
+        where[line].append(i)
+    found: Set[int] = set()
+    cursor = 1
     for b in bad:
-        if not b.strip():
+        if not b.strip() or b not in where:
             continue
-        at = next((i for i in range(cursor, len(lines)) if lines[i] == b and i + 1 not in found), None)
-        if at is None:
-            at = next((i for i in range(len(lines)) if lines[i] == b and i + 1 not in found), None)
+        free = [n for n in where[b] if n not in found]
+        at = next((n for n in free if n >= cursor), free[0] if free else None)
         if at is not None:
-            found.append(at + 1)
+            found.add(at)
             cursor = at + 1
     return sorted(found)
 
