@@ -372,6 +372,22 @@ def blob_ids(ksrc: str) -> Dict[str, str]:
     return ids
 
 
+def blob_texts(ksrc: str, ids: Sequence[str]) -> Dict[str, str]:
+    """blob id -> its text, through one git cat-file --batch."""
+    if not ids:
+        return {}
+    p = subprocess.run(['git', '-C', ksrc, 'cat-file', '--batch'], input=''.join(f'{i}\n' for i in ids).encode(),
+                       capture_output=True, check=True)
+    texts, data, pos = {}, p.stdout, 0
+    while pos < len(data):
+        eol = data.index(b'\n', pos)
+        sha, _, size = data[pos:eol].decode().split()
+        start = eol + 1
+        texts[sha] = data[start:start + int(size)].decode(errors='surrogateescape')
+        pos = start + int(size) + 1
+    return texts
+
+
 def spec_for(paths: Sequence[str]) -> List[str]:
     """git pathspecs for the C sources under paths (git's * crosses '/')."""
     spec = []
@@ -457,7 +473,7 @@ def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[T
     lines = text.splitlines()
     out = []
     for n in unparsed:
-        line = lines[n - 1]
+        line = code_of(lines[n - 1])
         if not code_line(lines, n):
             continue
         for m in HIDDEN_STORE_RE.finditer(line):
@@ -468,6 +484,15 @@ def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[T
             if name in names:
                 out.append((name, n))
     return out
+
+
+STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+
+
+def code_of(line: str) -> str:
+    """line with its string and character literals emptied ('"cq.id=%u"'
+    holds no store)."""
+    return STRING_RE.sub('""', line)
 
 
 def code_line(lines: Sequence[str], n: int) -> bool:
@@ -486,7 +511,7 @@ def hidden_reads(text: str, unparsed: Sequence[int]) -> List[Tuple[str, int]]:
         line = lines[n - 1]
         if not code_line(lines, n):
             continue
-        out += [(m.group(1), n) for m in HIDDEN_READ_RE.finditer(line)]
+        out += [(m.group(1), n) for m in HIDDEN_READ_RE.finditer(code_of(line))]
     return out
 
 
@@ -714,7 +739,7 @@ def discover(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path],
     argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'discover',
             *[o for o in SPATCH_OPTS if o != '--very-quiet'], '--quiet', '--parse-error-msg']
     cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], str(a.pass1_batch),
-                                   HIDDEN_READ_RE.pattern]))
+                                   HIDDEN_READ_RE.pattern, STRING_RE.pattern]))
 
     def extra(path: str, bad: List[str]) -> List[str]:
         if not bad:
@@ -817,8 +842,9 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
           f'{gen}', flush=True)
     # No batch size in the key: --file-groups gives each file its own group,
     # so a file's result does not depend on its batch.
-    # The unparsed-store lines are cached with the rest: their regex is in the key.
-    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:], HIDDEN_STORE_RE.pattern, 'chain-v2']))
+    # Cached: what spatch said (sites, lines it could not parse, new text).
+    # The search of the unparsed lines runs afresh on every run.
+    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:], 'unparsed-lines']))
     blobs = blob_ids(a.ksrc)
 
     batch = max(1, a.pass2_batch)
@@ -867,7 +893,6 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
         for n in names:
             after = Path(a.ksrc, n).read_text(errors='surrogateescape')
             unparsed = locate(before[n], bad.get(n, []))
-            per[n] += [f'afp\tunparsed-store\t?\t{f}\t{n}:{ln}' for f, ln in hidden_stores(before[n], unparsed, wanted)]
             lines = '\n'.join(per.get(n, []))
             results[n] = Outcome(n, lines, failed, unparsed)
             if not failed:
@@ -878,8 +903,12 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     if chunks:
         parallel(chunks, a.jobs, 'pass 2 (stores)' + (f' ({batch} files each)' if batch > 1 else ''), one)
     outs = [results[f] for f in files]
-    sites = explain_skips(dedupe_sites(s for o in outs for s in parse_sites(o.out)), fields)
-    return sites, [o for o in outs if o.failed], {o.path: o.unparsed for o in outs if o.unparsed}
+    partial = [o for o in outs if o.unparsed]
+    texts = blob_texts(a.ksrc, [blobs[o.path] for o in partial])  # as spatch saw them
+    hidden = [Site('unparsed-store', '?', name, o.path, ln) for o in partial
+              for name, ln in hidden_stores(texts[blobs[o.path]], o.unparsed, wanted)]
+    sites = explain_skips(dedupe_sites([*(s for o in outs for s in parse_sites(o.out)), *hidden]), fields)
+    return sites, [o for o in outs if o.failed], {o.path: o.unparsed for o in partial}
 
 
 def wrap_command(command: str, width: int = 72) -> List[str]:

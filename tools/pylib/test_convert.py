@@ -202,8 +202,8 @@ class ParseErrorTest(unittest.TestCase):
     def test_not_stores(self):
         text = ('static struct s v[] = {\n\t{ .n = 1 },\n\t.n = 2,\n};\n'
                 '#define INIT(p) (p)->n = 0; \\\n\t(p)->n = 1\n/* p->n = 3 */\n'
-                '\t.u.n = 4,\n\t__entry->n = 5;\n')
-        self.assertEqual(cv.hidden_stores(text, list(range(1, 10)), {'n'}), [])
+                '\t.u.n = 4,\n\t__entry->n = 5;\n\tTP_printk("cq.n=%u", x);\n\tc = \'.\'; s = "p->n = 1";\n')
+        self.assertEqual(cv.hidden_stores(text, list(range(1, 12)), {'n'}), [])
 
     def test_hidden_reads(self):
         text = 'x = READ_ONCE(p->a);\ny = smp_load_acquire(&q->r.s) + READ_ONCE(t.u);\n#define R(p) READ_ONCE(p->z)\n'
@@ -219,6 +219,20 @@ class ParseErrorTest(unittest.TestCase):
         sites = [cv.Site('store', 'foo', 'a', 'x.c', 4), cv.Site('unparsed-store', '?', 'a', 'x.c', 4),
                  cv.Site('unparsed-store', '?', 'a', 'x.c', 9)]
         self.assertEqual(cv.dedupe_sites(sites), [sites[0], sites[2]])
+
+
+class BlobTextTest(unittest.TestCase):
+    def test_two_blobs_one_cat_file(self):
+        import subprocess
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            subprocess.run(['git', 'init', '-q', d], check=True)
+            ids = []
+            for text in ('a\nb\n', 'x\u00e9\n'):
+                ids.append(subprocess.run(['git', '-C', d, 'hash-object', '-w', '--stdin'], input=text.encode(),
+                                          capture_output=True, check=True).stdout.decode().strip())
+            self.assertEqual(cv.blob_texts(d, ids), {ids[0]: 'a\nb\n', ids[1]: 'x\u00e9\n'})
+            self.assertEqual(cv.blob_texts(d, []), {})
 
 
 class PythonFlagTest(unittest.TestCase):
