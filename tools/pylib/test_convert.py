@@ -5,6 +5,7 @@ import os
 import re
 import sys
 import unittest
+from pathlib import Path
 from unittest import mock
 
 import convert as cv
@@ -219,6 +220,24 @@ class ParseErrorTest(unittest.TestCase):
         sites = [cv.Site('store', 'foo', 'a', 'x.c', 4), cv.Site('unparsed-store', '?', 'a', 'x.c', 4),
                  cv.Site('unparsed-store', '?', 'a', 'x.c', 9)]
         self.assertEqual(cv.dedupe_sites(sites), [sites[0], sites[2]])
+
+
+class ReaderLinesTest(unittest.TestCase):
+    def test_pass1_prefilter(self):
+        import subprocess
+        import tempfile
+        files = {'plain.c': 'x = READ_ONCE(*p) + READ_ONCE(v);\n',
+                 'member.c': 'x = READ_ONCE(p->a);\n',
+                 'addr.c': 'x = smp_load_acquire(&s.a);\n',
+                 'split.c': 'x = READ_ONCE(\n\tp->a);\n',
+                 'none.c': 'x = p->a;\n'}
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in files.items():
+                Path(d, name).write_text(text)
+            subprocess.run(['git', 'init', '-q', d], check=True)
+            subprocess.run(['git', '-C', d, 'add', '-A'], check=True)
+            self.assertEqual(cv.grep_files(d, cv.READER_LINES_RE, cv.spec_for([])),
+                             ['addr.c', 'member.c', 'split.c'])
 
 
 class BlobTextTest(unittest.TestCase):
