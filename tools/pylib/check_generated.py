@@ -139,34 +139,33 @@ def main() -> int:
     src, work, results = os.environ['SRC'], os.environ['WORK'], Path(os.environ['RESULTS'])
     todo = generated(src, os.environ['BASE_TAG'], os.environ['BRANCH'])
     refused = refusals(REFUSED.read_text())
-    passed = failed = 0
-    for i, (n, commit, argv) in enumerate(todo, 1):
+    # (progress line, FAIL label, PASS line, check returning '' or why it failed)
+    checks = []
+    for n, commit, argv in todo:
         subject = git(src, 'log', '-1', '--format=%s', commit).strip()
-        print(f'==> [{i}/{len(todo)}] patch {n}: {" ".join(argv)}', flush=True)
+        checks.append((f'patch {n}: {" ".join(argv)}', f'patch {n} ({subject})',
+                       f'patch {n} ({subject}) regenerates identically',
+                       lambda n=n, c=commit, a=argv: check_one(src, os.path.join(work, 'regen'), c, a,
+                                                               results / f'regen-{n:04d}')))
+    for i, (kind, count, args) in enumerate(refused, 1):
+        what = f'refused: {" ".join(args)}'
+        checks.append((what, what, f'{what}: no store converted, {count} reported as {kind}',
+                       lambda i=i, k=kind, c=count, a=args: check_refusal(src, k, c, a, results / f'refused-{i}')))
+    passed = failed = 0
+    for i, (progress, label, ok_line, fn) in enumerate(checks, 1):
+        print(f'==> [{i}/{len(checks)}] {progress}', flush=True)
         t0 = time.monotonic()
-        why = check_one(src, os.path.join(work, 'regen'), commit, argv, results / f'regen-{n:04d}')
+        why = fn()
         secs = time.monotonic() - t0
         if why:
             failed += 1
-            print(f'FAIL: patch {n} ({subject}), {secs:.0f}s: {why}')
+            print(f'FAIL: {label}, {secs:.0f}s: {why}')
         else:
             passed += 1
-            print(f'PASS: patch {n} ({subject}) regenerates identically, {secs:.0f}s')
+            print(f'PASS: {ok_line}, {secs:.0f}s')
     if not todo:
         failed += 1
         print('FAIL: no generated patch found in the series (no "filled and run by" message)')
-    for i, (kind, count, args) in enumerate(refused, 1):
-        what = f'refused: {" ".join(args)}'
-        print(f'==> [{i}/{len(refused)}] {what}', flush=True)
-        t0 = time.monotonic()
-        why = check_refusal(src, kind, count, args, results / f'refused-{i}')
-        secs = time.monotonic() - t0
-        if why:
-            failed += 1
-            print(f'FAIL: {what}, {secs:.0f}s: {why}')
-        else:
-            passed += 1
-            print(f'PASS: {what}: no store converted, {count} reported as {kind}, {secs:.0f}s')
     results.mkdir(parents=True, exist_ok=True)
     (results / 'check-generated.counts.json').write_text(
         json.dumps({'passed': passed, 'failed': failed, 'skipped': 0}) + '\n')
