@@ -42,6 +42,9 @@ COCCI = ROOT / 'cocci'
 DISCOVER_COCCI = COCCI / 'lockless_fields.cocci'
 STORE_TEMPLATE = COCCI / 'marked_store_fields.cocci.in'
 SPATCH_OPTS = ['--no-includes', '--include-headers', '--very-quiet']
+# Discovery and the store pass: spatch names the lines it could not parse
+# on stderr (parse_errors() reads them) instead of staying silent.
+PARSE_ERROR_OPTS = [o for o in SPATCH_OPTS if o != '--very-quiet'] + ['--quiet', '--parse-error-msg']
 READERS_RE = r'\b(READ_ONCE|smp_load_acquire|atomic_load_(relaxed|acquire)_from_ptr)[[:space:]]*\('
 # Files pass 1 reads: a marked load whose argument has a member access on
 # its line (READ_ONCE(p->f), smp_load_acquire(&x.f)), or whose argument
@@ -772,7 +775,7 @@ def discover(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path],
     # --quiet --parse-error-msg: reads in code spatch cannot parse are
     # found in the lines it names and kept as field-name-only reads.
     argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'discover',
-            *[o for o in SPATCH_OPTS if o != '--very-quiet'], '--quiet', '--parse-error-msg']
+            *PARSE_ERROR_OPTS]
     cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], str(a.pass1_batch),
                                    HIDDEN_READ_RE.pattern, STRING_RE.pattern]))
 
@@ -870,7 +873,7 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     # --quiet --parse-error-msg instead of --very-quiet: spatch then names
     # the lines it could not parse (and dropped) on stderr.
     argv = ['spatch', '--sp-file', str(gen), '-D', mode,
-            *[o for o in SPATCH_OPTS if o != '--very-quiet'], '--quiet', '--parse-error-msg']
+            *PARSE_ERROR_OPTS]
     if not a.dry_run:
         argv.append('--in-place')
     print(f'==> pass 2 (stores): {len(names)} field names, {len(files)} files in scope mention one; '
