@@ -12,6 +12,7 @@ Does not: decide which arches exist (kunit/arch/ does, via tools/compile-fail).
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -63,18 +64,25 @@ def judge(case: Case, rc: int, output: str) -> Tuple[bool, str]:
         warnings = [ln for ln in lines if 'warning:' in ln or 'error:' in ln]
         if rc == 0 and not warnings:
             return True, 'compiled, no warnings'
-        return False, (warnings[0] if warnings else f'exit status {rc}')
+        return False, (first_error(rc, lines) if rc else warnings[0])
     hit = next((ln for ln in lines if case.expect in ln), None)
     if case.sparse:
         if rc == 0 and hit:
             return True, hit
-        return False, (f'exit status {rc}' if rc else 'sparse did not warn as expected')
+        return False, (first_error(rc, lines) if rc else 'sparse did not warn as expected')
     if rc != 0 and hit:
         return True, hit
     if rc == 0:
         return False, 'compiled, but must not'
-    first = next((ln for ln in lines if 'error:' in ln), f'exit status {rc}')
-    return False, f'failed without the expected text; first error: {first}'
+    return False, f'failed without the expected text; {first_error(rc, lines)}'
+
+
+def first_error(rc: int, lines: List[str]) -> str:
+    """Why a compile that had to succeed exited RC: the compiler's first
+    'error:' line, else make's first '***' line, else the status alone."""
+    why = next((ln for ln in lines if 'error:' in ln), None) or \
+        next((ln for ln in lines if '***' in ln), None)
+    return f'exit status {rc}: {why.strip()}' if why else f'exit status {rc}'
 
 
 def short(line: str) -> str:
@@ -124,26 +132,40 @@ def run_arch(spec: str, cases: List[Case], cases_c: Path, env) -> Tuple[int, int
     arch, make_arch, cross, cc = spec.split('\t')
     out = prepare_build(arch, make_arch, cross, cc, env['SRC'], env['BUILD'],
                         os.path.join(env['ROOT'], 'configs', 'compile-fail.config'), env['TIP'])
+    # One module directory per case: kbuild's Makefile.build includes the
+    # .cmd file of every existing target in M=, so two makes sharing one
+    # directory can read a .cmd the other is still writing and stop with
+    # "unterminated call to function" (exit 2, no compiler message).
     mod = out / 'compile-fail-module'
     shutil.rmtree(mod, ignore_errors=True)
     mod.mkdir()
     shutil.copy(cases_c, mod / 'cases.c')
     mine = [c for c in cases if c.applies(arch)]
     for c in mine:
-        (mod / f'case_{c.name}.c').write_text(f'#define CASE_{c.name}\n#include "cases.c"\n')
-    (mod / 'Kbuild').write_text(''.join(f'obj-m += case_{c.name}.o\n' for c in mine))
-    base = ['make', '-C', str(out), f'M={mod}', f'ARCH={make_arch}', f'CC={cc}']
+        d = mod / c.name
+        d.mkdir()
+        (d / f'case_{c.name}.c').write_text(f'#define CASE_{c.name}\n#include "../cases.c"\n')
+        (d / 'Kbuild').write_text(f'obj-m += case_{c.name}.o\n')
+    base = ['make', '-C', str(out), f'ARCH={make_arch}', f'CC={cc}']
     if cross:
         base.append(f'CROSS_COMPILE={cross}')
 
+    logs = Path(env['RESULTS'], 'compile-fail', arch)
+    shutil.rmtree(logs, ignore_errors=True)
+    logs.mkdir(parents=True)
+
     def one(c: Case):
+        argv = base + [f'M={mod / c.name}'] + \
+            (['C=2', 'CHECK=sparse'] if c.sparse or c.expect is None else []) + [f'case_{c.name}.o']
         try:
-            extra = ['C=2', 'CHECK=sparse'] if c.sparse or c.expect is None else []
-            p = subprocess.run(base + extra + [f'case_{c.name}.o'], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, timeout=300)
-            return c, judge(c, p.returncode, p.stdout)
-        except subprocess.TimeoutExpired:
-            return c, (False, 'timed out after 300 s')
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, timeout=300)
+            rc, output = p.returncode, p.stdout
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout or ''
+            rc, output = None, out.decode(errors='replace') if isinstance(out, bytes) else out
+        (logs / f'{c.name}.log').write_text(f'$ {shlex.join(argv)}\n{output}exit status {rc}\n')
+        return c, judge(c, rc, output) if rc is not None else (False, 'timed out after 300 s')
 
     rows, passed, failed = [], 0, 0
     t0 = time.monotonic()

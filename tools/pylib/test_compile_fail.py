@@ -31,25 +31,39 @@ class ParseTest(unittest.TestCase):
 
 
 class JudgeTest(unittest.TestCase):
-    fail = cf.Case('f', 'acc(): rule', [], [])
-    ok = cf.Case('o', None, [], [])
+    # not 'fail': that would hide TestCase.fail(), which reports a mismatch
+    must_fail = cf.Case('f', 'acc(): rule', [], [])
+    must_compile = cf.Case('o', None, [], [])
 
     def test_fail_case_needs_failure_and_text(self):
-        self.assertEqual(cf.judge(self.fail, 2, 'x.c:1:2: error: static assertion failed: "acc(): rule"'),
+        self.assertEqual(cf.judge(self.must_fail, 2, 'x.c:1:2: error: static assertion failed: "acc(): rule"'),
                          (True, 'x.c:1:2: error: static assertion failed: "acc(): rule"'))
-        self.assertFalse(cf.judge(self.fail, 2, 'x.c:1:2: error: something else')[0])
-        self.assertFalse(cf.judge(self.fail, 0, 'acc(): rule')[0])
+        self.assertFalse(cf.judge(self.must_fail, 2, 'x.c:1:2: error: something else')[0])
+        self.assertFalse(cf.judge(self.must_fail, 0, 'acc(): rule')[0])
 
     def test_ok_case_needs_success_without_warnings(self):
-        self.assertTrue(cf.judge(self.ok, 0, '')[0])
-        self.assertFalse(cf.judge(self.ok, 0, 'x.c:3:1: warning: unused variable')[0])
-        self.assertFalse(cf.judge(self.ok, 2, '')[0])
+        self.assertTrue(cf.judge(self.must_compile, 0, '')[0])
+        self.assertFalse(cf.judge(self.must_compile, 0, 'x.c:3:1: warning: unused variable')[0])
+        self.assertFalse(cf.judge(self.must_compile, 2, '')[0])
 
     def test_sparse_case_needs_clean_compile_and_warning(self):
         sp = cf.Case('s', 'address space', [], [], True)
         self.assertTrue(cf.judge(sp, 0, 'x.c:1:1: warning: cast removes address space')[0])
         self.assertFalse(cf.judge(sp, 0, '')[0])
         self.assertFalse(cf.judge(sp, 2, 'cast removes address space')[0])
+
+    def test_make_failure_names_its_reason(self):
+        # A .cmd file read half-written by a concurrent make: no compiler
+        # line, only make's own '***' line (seen in CI, exit status 2).
+        out = ("x/.case_b.o.cmd:5: *** unterminated call to function 'wildcard': missing ')'.  Stop.\n"
+               'make: *** [Makefile:2065: x] Error 2\n')
+        sp = cf.Case('s', 'address space', [], [], True)
+        self.assertEqual(cf.judge(sp, 2, out),
+                         (False, 'exit status 2: ' + out.splitlines()[0]))
+        self.assertEqual(cf.judge(self.must_compile, 2, 'x.c:1:1: error: e\nmake: *** Error 1\n')[1],
+                         'exit status 2: x.c:1:1: error: e')
+        self.assertEqual(cf.judge(self.must_fail, 2, '')[1],
+                         'failed without the expected text; exit status 2')
 
     def test_short_drops_directories(self):
         self.assertEqual(cf.short('/a/b/case_x.c:4:5: error: e'), 'case_x.c:4:5: error: e')
