@@ -11,8 +11,10 @@ Gates, in the order they run and are listed:
   sparse      each .c file the series adds or changes: 'make C=2' on its
               object reports no warning the same object lacks on the base tree
   W=1         the same objects built with W=1: no warning the base lacks
-  bisect      the base and every prefix of the series: a tinyconfig +
-              configs/lint.config vmlinux links
+  bisect      every prefix of the series: a tinyconfig + configs/lint.config
+              vmlinux links (the base only when a prefix fails; a prefix
+              that changes only other arches' files and Kconfig, leaving
+              .config as it was, is SKIPPED: its vmlinux is its parent's)
 
 Guarantees: every target gets exactly one PASS, FAIL or SKIPPED (with the
 reason) and one table row; the last line printed is 'lint: N passed, N
@@ -394,22 +396,27 @@ class Ctx:
             h.update(b'\0' + (p if isinstance(p, bytes) else str(p).encode()))
         return h.hexdigest()
 
-    def cached(self, gate: str, target: str, key: str) -> Optional[str]:
+    def cached(self, gate: str, target: str, key: str) -> Optional[Tuple[str, str]]:
+        """(status, detail) a target got before with the same key."""
         if not self.use_cache:
             return None
         try:
             d = json.loads(self._stamp(gate, target).read_text())
         except (OSError, ValueError):
             return None
-        return d.get('detail') if d.get('key') == key else None
+        if d.get('key') != key or 'detail' not in d:
+            return None
+        return d.get('status', 'PASS'), d['detail']
 
-    def remember(self, gate: str, target: str, key: str, detail: Optional[str]) -> None:
+    def remember(self, gate: str, target: str, key: str, status: Optional[str],
+                 detail: str = '') -> None:
+        """Keep STATUS and DETAIL for KEY; None forgets the target."""
         p = self._stamp(gate, target)
-        if detail is None:
+        if status is None:
             p.unlink(missing_ok=True)
             return
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(json.dumps({'key': key, 'detail': detail}) + '\n')
+        p.write_text(json.dumps({'key': key, 'status': status, 'detail': detail}) + '\n')
 
     def make(self, srctree: Path, out: Path, jobs: int = 0) -> List[str]:
         argv = ['make', '-C', str(srctree), f'O={out}', f'ARCH={self.make_arch}',
@@ -418,12 +425,15 @@ class Ctx:
 
 
 def check(ctx: Ctx, gate: str, target: str, key: Optional[str],
-          fn: Callable[[], Tuple[Optional[bool], str, str]]) -> Result:
+          fn: Callable[[], Tuple[Optional[bool], str, str]],
+          keep_skip: bool = False) -> Result:
     """Run one target (fn -> (passed or None for skipped, detail, full
-    output)), or take its cached PASS; print one progress line."""
+    output)), or take its cached verdict; print one progress line. A PASS
+    is kept for KEY; a SKIPPED only with KEEP_SKIP (when the key holds every
+    input of the reason, unlike 'sparse not installed'); a FAIL never."""
     hit = ctx.cached(gate, target, key) if key else None
     if hit is not None:
-        r = Result(gate, target, 'PASS', f'cached: {hit}')
+        r = Result(gate, target, hit[0], f'cached: {hit[1]}')
     else:
         t0 = time.monotonic()
         try:
@@ -437,7 +447,8 @@ def check(ctx: Ctx, gate: str, target: str, key: Optional[str],
         logdir.mkdir(parents=True, exist_ok=True)
         (logdir / f'{slug(gate)}--{slug(target)}.log').write_text(log)
         if key:
-            ctx.remember(gate, target, key, detail if ok else None)
+            keep = status == 'PASS' or (status == 'SKIPPED' and keep_skip)
+            ctx.remember(gate, target, key, status if keep else None, detail)
     more = f': {r.detail}' if r.status != 'PASS' else ''
     print(f'  {r.gate} {r.target}: {r.status} ({r.secs:.1f}s){more}', flush=True)
     return r
@@ -678,18 +689,54 @@ def gate_objects(ctx: Ctx, mode: str, files: List[str]) -> List[Result]:
             for f in files]
 
 
+def config_only_changes(changed: List[str], srcarch: str) -> Optional[str]:
+    """When no file in CHANGED is compiled for SRCARCH, unless through
+    Kconfig (each is another arch's file under arch/, or a Kconfig file):
+    the files, summed up; None when some other file changed."""
+    other, kconfig = set(), []
+    for f in changed:
+        m = re.match(r'^arch/([^/]+)/', f)
+        if os.path.basename(f) == 'Kconfig' or os.path.basename(f).startswith('Kconfig.'):
+            kconfig.append(f)
+        elif m and m.group(1) != srcarch:
+            other.add(f'arch/{m.group(1)}')
+        else:
+            return None
+    if not changed:
+        return None
+    return ', '.join(sorted(other) + sorted(kconfig))
+
+
 def gate_bisect(ctx: Ctx, base: Tuple[str, str], prefixes: List[Tuple[str, str]]) -> List[Result]:
     """Build vmlinux for each (label, commit) prefix, in order, in one build
     dir. The base is built only when a prefix fails, to tell a broken patch
     from a broken base; when all build, its row says SKIPPED and why (on 2
     cores a cold base build costs as much as a prefix that touches a header
-    every file includes)."""
+    every file includes). A prefix that changes no file this arch compiles
+    (only other arches' files and Kconfig), and whose .config equals its
+    parent's, is not built either: its vmlinux is its parent's. Its row says
+    SKIPPED and why; the Kconfig it changed was parsed."""
     out = ctx.build / f'lint-bisect-{ctx.arch}'
 
-    def one(label: str, commit: str):
-        print(f'  bisect {label}: building vmlinux at {commit[:12]} ...', flush=True)
+    def configured(commit: str) -> str:
         scratch_checkout(ctx, commit)
         configure(ctx, ctx.scratch, out, commit, verify=False)
+        return (out / '.config').read_text()
+
+    def one(label: str, commit: str, parent: str):
+        changed = git_lines(ctx, 'diff', '--name-only', parent, commit)
+        only = config_only_changes(changed, ctx.srcarch)
+        if only:
+            print(f'  bisect {label}: changes only {only}; comparing .config with its parent',
+                  flush=True)
+            before = configured(parent)
+            if configured(commit) == before:
+                why = (f'not built: {commit[:12]} changes only {only}, and its {ctx.arch} '
+                       f'.config equals its parent\'s ({parent[:12]}), so its vmlinux is '
+                       f'the parent\'s')
+                return None, why, why + '\n'
+        print(f'  bisect {label}: building vmlinux at {commit[:12]} ...', flush=True)
+        configured(commit)
         t0 = time.monotonic()
         rc, log = run(ctx.make(ctx.scratch, out) + ['vmlinux'], cwd=ctx.scratch,
                       env=tool_env(), timeout=BUILD_TIMEOUT)
@@ -700,13 +747,15 @@ def gate_bisect(ctx: Ctx, base: Tuple[str, str], prefixes: List[Tuple[str, str]]
             return False, f'{commit[:12]}: vmlinux does not build: {why}', log
         return True, f'{commit[:12]}: vmlinux built in {secs:.0f}s ({compiled} files compiled)', log
 
-    def build(label: str, commit: str) -> Result:
-        return check(ctx, 'bisect', label, ctx.key('bisect', commit, 'vmlinux'),
-                     lambda: one(label, commit))
+    def build(label: str, commit: str, parent: str) -> Result:
+        return check(ctx, 'bisect', label, ctx.key('bisect', commit, parent, 'vmlinux'),
+                     lambda: one(label, commit, parent), keep_skip=True)
 
-    results = [build(label, commit) for label, commit in prefixes]
+    parents = [base[1]] + [commit for _, commit in prefixes[:-1]]
+    results = [build(label, commit, parent)
+               for (label, commit), parent in zip(prefixes, parents)]
     if any(r.status == 'FAIL' for r in results):
-        results.insert(0, build(*base))
+        results.insert(0, build(*base, parent=base[1]))
     else:
         results.insert(0, Result('bisect', base[0], 'SKIPPED',
                                  'not built: every prefix builds, so no failure needs '

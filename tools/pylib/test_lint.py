@@ -270,6 +270,27 @@ class StampTest(unittest.TestCase):
         self.assertEqual(self.run_check(lambda: (None, 'no sparse', ''), key='k2').status,
                          'SKIPPED')
 
+    def test_skip_is_kept_only_when_asked(self):
+        calls = []
+
+        def skipping():
+            calls.append(1)
+            return None, 'not built: same .config', 'log'
+        with contextlib.redirect_stdout(io.StringIO()):
+            first = lint.check(self.ctx, 'bisect', '0001', 'k', skipping, keep_skip=True)
+            again = lint.check(self.ctx, 'bisect', '0001', 'k', skipping, keep_skip=True)
+        self.assertEqual((first.status, again.status, again.detail, len(calls)),
+                         ('SKIPPED', 'SKIPPED', 'cached: not built: same .config', 1))
+        self.run_check(skipping, key='k3')
+        self.run_check(skipping, key='k3')
+        self.assertEqual(len(calls), 3)  # 'sparse not installed' is asked again
+
+    def test_old_stamp_without_status_is_a_pass(self):
+        stamp = self.ctx.stamps / 'lint' / 'sparse--lib_x.c.json'
+        stamp.parent.mkdir(parents=True)
+        stamp.write_text('{"key": "k", "detail": "0 new"}\n')
+        self.assertEqual(self.run_check(lambda: (False, 'ran', '')).status, 'PASS')
+
     def test_no_cache(self):
         self.run_check(lambda: (True, 'ok', ''))
         self.ctx.use_cache = False
@@ -306,3 +327,20 @@ class CompilationUnitTest(unittest.TestCase):
             self.assertEqual(unit('kernel/sched/completion.c'), 'kernel/sched/build_utility.c')
             self.assertEqual(unit('kernel/sched/schedutil.c'), 'kernel/sched/build_utility.c')
             self.assertEqual(unit('kernel/sched/lonely.c'), 'kernel/sched/lonely.c')
+
+
+class BisectRuleTest(unittest.TestCase):
+    def test_other_arches_and_kconfig_only(self):
+        self.assertEqual(lint.config_only_changes(
+            ['arch/Kconfig', 'arch/alpha/Kconfig', 'arch/alpha/include/asm/rwonce.h',
+             'arch/arm64/Kconfig', 'arch/arm64/include/asm/rwonce.h'], 'x86'),
+            'arch/alpha, arch/arm64, arch/Kconfig, arch/alpha/Kconfig, arch/arm64/Kconfig')
+        self.assertEqual(lint.config_only_changes(['lib/Kconfig.debug'], 'x86'), 'lib/Kconfig.debug')
+
+    def test_a_compiled_file_means_build(self):
+        self.assertIsNone(lint.config_only_changes(
+            ['arch/arm64/include/asm/rwonce.h'], 'arm64'))
+        self.assertIsNone(lint.config_only_changes(
+            ['arch/arm64/Kconfig', 'include/linux/atomic.h'], 'x86'))
+        self.assertIsNone(lint.config_only_changes(['Documentation/x.rst'], 'x86'))
+        self.assertIsNone(lint.config_only_changes([], 'x86'))
