@@ -162,8 +162,9 @@ def run_arch(spec: str, cases: List[Case], cases_c: Path, env) -> Tuple[int, int
                                text=True, timeout=300)
             rc, output = p.returncode, p.stdout
         except subprocess.TimeoutExpired as e:
-            out = e.stdout or ''
-            rc, output = None, out.decode(errors='replace') if isinstance(out, bytes) else out
+            partial = e.stdout or ''
+            rc, output = None, (partial.decode(errors='replace')
+                                if isinstance(partial, bytes) else partial)
         (logs / f'{c.name}.log').write_text(f'$ {shlex.join(argv)}\n{output}exit status {rc}\n')
         return c, judge(c, rc, output) if rc is not None else (False, 'timed out after 300 s')
 
