@@ -90,6 +90,16 @@ def short(line: str) -> str:
     return re.sub(r'^\S*/([^/\s]+:\d+:\d+:)', r'\1', line.strip())
 
 
+def config_steps(make: List[str], srctree, out: Path, frag, base: str = 'tinyconfig') -> List[List[str]]:
+    """The kernel's own way to configure OUT, shared by compile-fail, bench,
+    objects and lint: make BASE, merge FRAG with merge_config.sh -m, then
+    olddefconfig to settle what the fragment's options depend on."""
+    return [make + [base],
+            [f'{srctree}/scripts/kconfig/merge_config.sh', '-m', '-O', str(out),
+             str(out / '.config'), str(frag)],
+            make + ['olddefconfig']]
+
+
 def prepare_build(arch, make_arch, cross, cc, src, build, frag, tip,
                   name: str = 'compile-fail', base: str = 'tinyconfig',
                   final: str = 'modules_prepare', require: Sequence[str] = ('CONFIG_MODULES=y',)) -> Path:
@@ -108,11 +118,7 @@ def prepare_build(arch, make_arch, cross, cc, src, build, frag, tip,
     if cross:
         make.append(f'CROSS_COMPILE={cross}')
     env = dict(os.environ, ARCH=make_arch)
-    steps = [make + [base],
-             [f'{src}/scripts/kconfig/merge_config.sh', '-m', '-O', str(out),
-              str(out / '.config'), frag],
-             make + ['olddefconfig'],
-             make + [final]]
+    steps = config_steps(make, src, out, frag, base) + [make + [final]]
     for i, argv in enumerate(steps, 1):
         print(f'  prepare {arch} [{i}/{len(steps)}]: {" ".join(argv[argv.index(src) + 1:] if src in argv else argv)}', flush=True)
         p = subprocess.run(argv, cwd=src, env=env, stdout=subprocess.PIPE,

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import compile_fail  # noqa: E402
 import export  # noqa: E402
 import series  # noqa: E402
 
@@ -557,10 +558,7 @@ def configure(ctx: Ctx, srctree: Path, out: Path, commit: str, verify: bool) -> 
     make = ctx.make(srctree, out) + ['-s']
     env = tool_env(ARCH=ctx.make_arch)
     log = []
-    for argv in (make + ['tinyconfig'],
-                 [str(srctree / 'scripts/kconfig/merge_config.sh'), '-m', '-O', str(out),
-                  str(out / '.config'), str(ctx.frag)],
-                 make + ['olddefconfig']):
+    for argv in compile_fail.config_steps(make, srctree, out, ctx.frag):
         rc, text = run(argv, cwd=srctree, env=env, timeout=600)
         log.append(text)
         if rc:

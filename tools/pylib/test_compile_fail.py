@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests for compile_fail.py: case-line parsing and the verdict on one compile."""
+"""Tests for compile_fail.py: case-line parsing, the verdict on one compile
+and the configure steps it shares with lint."""
 
 import unittest
 
@@ -67,6 +68,18 @@ class JudgeTest(unittest.TestCase):
 
     def test_short_drops_directories(self):
         self.assertEqual(cf.short('/a/b/case_x.c:4:5: error: e'), 'case_x.c:4:5: error: e')
+
+
+class ConfigStepsTest(unittest.TestCase):
+    def test_base_then_merge_then_olddefconfig(self):
+        from pathlib import Path
+        make = ['make', '-C', '/k', 'O=/o']
+        steps = cf.config_steps(make, '/k', Path('/o'), 'frag.config')
+        self.assertEqual(steps, [make + ['tinyconfig'],
+                                 ['/k/scripts/kconfig/merge_config.sh', '-m', '-O', '/o',
+                                  '/o/.config', 'frag.config'],
+                                 make + ['olddefconfig']])
+        self.assertEqual(cf.config_steps(make, '/k', Path('/o'), 'f', 'defconfig')[0][-1], 'defconfig')
 
 
 if __name__ == '__main__':
