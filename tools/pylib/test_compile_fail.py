@@ -3,6 +3,7 @@
 and the configure steps it shares with lint."""
 
 import unittest
+from pathlib import Path
 
 import compile_fail as cf
 
@@ -72,7 +73,6 @@ class JudgeTest(unittest.TestCase):
 
 class ConfigStepsTest(unittest.TestCase):
     def test_base_then_merge_then_olddefconfig(self):
-        from pathlib import Path
         make = ['make', '-C', '/k', 'O=/o']
         steps = cf.config_steps(make, '/k', Path('/o'), 'frag.config')
         self.assertEqual(steps, [make + ['tinyconfig'],
