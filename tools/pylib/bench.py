@@ -5,8 +5,10 @@ Tables: 1 codegen identity, 2 converted code size (tools/objects --bloat),
 3 in-kernel micro-benchmark (QEMU), 4 conversion speed (tools/convert cold
 and warm vs make coccicheck on BENCH_SCOPE, default 'net kernel mm fs'),
 5 make test stage times from a fresh WORK, then warm (BENCH_PIPELINE=0
-skips it: about an hour on 2 CPUs). BENCH_TABLES="4 5" measures only the
-tables named; the others say NOT MEASURED.
+skips it: about an hour on 2 CPUs), 6 preprocessed size of 1-4 nested
+accessors against their twins, with GCC and Clang (the compile-fail build
+dirs). BENCH_TABLES="4 5" measures only the tables named; the others say
+NOT MEASURED.
 Guarantees: every table is measured in this one run, side by side, and
 printed as markdown, also written to $RESULTS/bench.md; a table that is
 not measured says NOT MEASURED and why instead of numbers.
@@ -25,7 +27,8 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_codegen  # noqa: E402
-import compile_fail  # noqa: E402
+from afp import codegen as afp_codegen  # noqa: E402
+from afp import kbuild  # noqa: E402
 from convert import python_flag  # noqa: E402
 
 
@@ -35,7 +38,7 @@ def codegen(specs: List[str], env) -> str:
         arch, make_arch, cross, cc = spec.split('\t')
         arches.append(arch)
         print(f'==> bench codegen [{len(arches)}/{len(specs)}] {arch}', flush=True)
-        out = compile_fail.prepare_build(arch, make_arch, cross, cc, env['SRC'], env['BUILD'],
+        out = kbuild.prepare_build(arch, make_arch, cross, cc, env['SRC'], env['BUILD'],
                                          os.path.join(env['ROOT'], 'configs', 'bench.config'),
                                          env['TIP'], name='bench')
         make = ['make', '-C', str(out), f'ARCH={make_arch}', f'CC={cc}']
@@ -60,6 +63,54 @@ def codegen(specs: List[str], env) -> str:
 BENCH_LINE_RE = re.compile(
     r'atomic_from_ptr_bench (?P<acc>\w+): accessor (?P<afp>\d+) ns, twin (?P<twin>\d+) ns '
     r'for (?P<n>\d+) accesses \(best of (?P<rounds>\d+)\), ratio (?P<ratio>[\d.]+)')
+
+
+def preprocessed_size(make: List[str], mod: Path, macro: Optional[str]) -> int:
+    """Bytes of nest.i with MACRO defined (none: the baseline)."""
+    target = mod / 'nest.i'
+    target.unlink(missing_ok=True)
+    argv = make + [f'M={mod}', 'nest.i'] + ([f'KCFLAGS=-D{macro}'] if macro else [])
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode or not target.exists():
+        raise SystemExit(f'error: preprocessing nest.c failed: {" ".join(argv)}\n{p.stdout[-2000:]}')
+    return target.stat().st_size
+
+
+def nesting(specs: List[str], env) -> str:
+    """Preprocessed bytes of 1..NESTING_LEVELS nested accessors against their
+    READ_ONCE()-family twins, per compiler (the compile-fail build dirs)."""
+    lines = ['## 6. Preprocessed size of nested use (accessor vs twin)', '',
+             'Bytes of preprocessed text one statement adds at each nesting level (the pointer '
+             'argument holds level-1 paired loads), and the accessor/twin ratio. Goal: at most '
+             '1.5x the twin at every level.', '',
+             '| compiler | accessor | ' + ' | '.join(f'level {n}' for n in range(1, afp_codegen.NESTING_LEVELS + 1)) + ' |',
+             '|---|---|' + '---|' * afp_codegen.NESTING_LEVELS]
+    over = []
+    for spec in specs:
+        arch, make_arch, cross, cc = spec.split('\t')
+        print(f'==> bench nesting: {arch}', flush=True)
+        out = kbuild.prepare_build(arch, make_arch, cross, cc, env['SRC'], env['BUILD'],
+                                   os.path.join(env['ROOT'], 'configs', 'compile-fail.config'),
+                                   env['TIP'])
+        mod = out / 'nest-module'
+        mod.mkdir(exist_ok=True)
+        (mod / 'nest.c').write_text(afp_codegen.nesting_source())
+        (mod / 'Kbuild').write_text('obj-m += nest.o\n')
+        make = ['make', '-s', '-C', str(out), f'ARCH={make_arch}', f'CC={cc}'] + \
+            ([f'CROSS_COMPILE={cross}'] if cross else [])
+        base = preprocessed_size(make, mod, None)
+        for slug, _, _, _ in afp_codegen.NESTING:
+            cells = []
+            for level in range(1, afp_codegen.NESTING_LEVELS + 1):
+                a, t = (preprocessed_size(make, mod, afp_codegen.nesting_macro(slug, level, side)) - base
+                        for side in (0, 1))
+                ratio = a / t
+                if ratio > 1.5:
+                    over.append(f'{arch} {slug} level {level}')
+                cells.append(f'{a} / {t} ({ratio:.2f}x)')
+            lines.append(f'| {cc.split()[-1]} | {slug} | ' + ' | '.join(cells) + ' |')
+    lines += ['', f'Over the goal: {", ".join(over)}.' if over else 'Every cell is within the goal.']
+    return '\n'.join(lines)
 
 
 def bench_lines(log: str) -> Dict[str, Tuple[int, int, int, int]]:
@@ -276,14 +327,14 @@ def pipeline_times(env) -> str:
 
 
 def selected_tables(spec: str) -> List[int]:
-    """BENCH_TABLES: table numbers, space-separated; empty means all five."""
+    """BENCH_TABLES: table numbers, space-separated; empty means all six."""
     if not spec.strip():
-        return [1, 2, 3, 4, 5]
+        return [1, 2, 3, 4, 5, 6]
     nums = spec.split()
-    bad = [n for n in nums if n not in ('1', '2', '3', '4', '5')]
+    bad = [n for n in nums if n not in ('1', '2', '3', '4', '5', '6')]
     if bad:
         raise SystemExit(f'error: BENCH_TABLES={spec!r}: {" ".join(bad)} is not a table; '
-                         'use numbers 1 to 5, e.g. BENCH_TABLES="4 5".')
+                         'use numbers 1 to 6, e.g. BENCH_TABLES="4 5".')
     return sorted({int(n) for n in nums})
 
 
@@ -292,11 +343,13 @@ def main(argv: List[str]) -> int:
     t0 = time.monotonic()
     wanted = selected_tables(env.get('BENCH_TABLES', ''))
     arches = [spec.split('\t')[0] for spec in argv[1:]]
+    nesting_specs = [spec for spec in env.get('BENCH_NESTING_SPECS', '').split('\n') if spec]
     tables = [('1. Codegen identity', lambda: codegen(argv[1:], env)),
               ('2. Converted code size', lambda: code_size(arches, env)),
               ('3. In-kernel micro-benchmark', lambda: microbench(arches, env)),
               ('4. Conversion speed', lambda: conversion_speed(env)),
-              ('5. Pipeline stage times (make test)', lambda: pipeline_times(env))]
+              ('5. Pipeline stage times (make test)', lambda: pipeline_times(env)),
+              ('6. Preprocessed size of nested use', lambda: nesting(nesting_specs, env))]
     parts = [f'# make bench ({env.get("SOURCE_VERSION", "")}, series tip '
              f'{env["TIP"][:12]}, {os.cpu_count()} CPUs)']
     for n, (title, fn) in enumerate(tables, 1):

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import compile_fail  # noqa: E402
+from afp import kbuild  # noqa: E402
 import export  # noqa: E402
 import series  # noqa: E402
 
@@ -558,7 +558,7 @@ def configure(ctx: Ctx, srctree: Path, out: Path, commit: str, verify: bool) -> 
     make = ctx.make(srctree, out) + ['-s']
     env = tool_env(ARCH=ctx.make_arch)
     log = []
-    for argv in compile_fail.config_steps(make, srctree, out, ctx.frag):
+    for argv in kbuild.config_steps(make, srctree, out, ctx.frag):
         rc, text = run(argv, cwd=srctree, env=env, timeout=600)
         log.append(text)
         if rc:

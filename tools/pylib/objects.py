@@ -35,7 +35,7 @@ from typing import Dict, List, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import check_generated  # noqa: E402
-import compile_fail  # noqa: E402
+from afp import kbuild  # noqa: E402
 import lint  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,7 +67,7 @@ def units_for(tree: Path, files: Sequence[str]) -> List[str]:
 
 def build_units(spec: str, tree: str, name: str, commit: str, units: Sequence[str]) -> Tuple[Path, int, str]:
     arch, make_arch, cross, cc = spec.split('\t')
-    out = compile_fail.prepare_build(arch, make_arch, cross, cc, tree, os.environ['BUILD'], str(FRAG), commit,
+    out = kbuild.prepare_build(arch, make_arch, cross, cc, tree, os.environ['BUILD'], str(FRAG), commit,
                                      name=name, base='defconfig', final='prepare',
                                      require=required_options(FRAG))
     make = ['make', '-C', tree, f'O={out}', f'ARCH={make_arch}', f'CC={cc}', f'-j{os.cpu_count() or 1}']

@@ -59,8 +59,13 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
                  counts_json=os.path.join(results, 'check-generated.counts.json')),
             Step('lint (checkpatch .. bisect)', tool('lint'),
                  counts_json=os.path.join(results, 'lint.counts.json')),
-            Step('compile-fail x86_64 i386 arm64', tool('compile-fail'),
+            Step('docs (make htmldocs SPHINXDIRS=core-api)', tool('docs'),
+                 counts_json=os.path.join(results, 'docs.counts.json')),
+            Step('compile-fail x86_64 x86_64-clang i386 arm64', tool('compile-fail'),
                  counts_json=os.path.join(results, 'compile-fail.counts.json')),
+            Step('single access (disassembly) x86_64 x86_64-clang i386 arm64',
+                 tool('single-access'),
+                 counts_json=os.path.join(results, 'single-access.counts.json')),
             Step('converted files compile x86_64 arm64', tool('objects'),
                  counts_json=os.path.join(results, 'objects.counts.json')),
             kunit_x86,
@@ -72,6 +77,8 @@ def steps_for(pipeline: str, root: str, results: str) -> List[Step]:
                  kunit_json=os.path.join(results, 'kcsan-test-x86_64.json'), counted=False),
             Step('kunit arm64 (QEMU)', tool('kunit', 'arm64'),
                  kunit_json=os.path.join(results, 'kunit-arm64.json')),
+            Step('kunit x86_64-clang (QEMU)', tool('kunit', 'x86_64-clang'),
+                 kunit_json=os.path.join(results, 'kunit-x86_64-clang.json')),
         ]
     raise SystemExit(f'error: unknown pipeline {pipeline!r}; use main or test')
 

@@ -6,6 +6,7 @@ import unittest
 from pathlib import Path
 
 import compile_fail as cf
+from afp import kbuild
 
 SRC = '''/* CASE a_fail FAIL:"acc(): *p is const" only=i386 */
 /* CASE b_ok OK not=i386,arm64 */
@@ -74,12 +75,12 @@ class JudgeTest(unittest.TestCase):
 class ConfigStepsTest(unittest.TestCase):
     def test_base_then_merge_then_olddefconfig(self):
         make = ['make', '-C', '/k', 'O=/o']
-        steps = cf.config_steps(make, '/k', Path('/o'), 'frag.config')
+        steps = kbuild.config_steps(make, '/k', Path('/o'), 'frag.config')
         self.assertEqual(steps, [make + ['tinyconfig'],
                                  ['/k/scripts/kconfig/merge_config.sh', '-m', '-O', '/o',
                                   '/o/.config', 'frag.config'],
                                  make + ['olddefconfig']])
-        self.assertEqual(cf.config_steps(make, '/k', Path('/o'), 'f', 'defconfig')[0][-1], 'defconfig')
+        self.assertEqual(kbuild.config_steps(make, '/k', Path('/o'), 'f', 'defconfig')[0][-1], 'defconfig')
 
 
 if __name__ == '__main__':

@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The single-access check: each accessor, for each accepted type, compiles
+to exactly one memory access of the object's width.
+
+For each arch spec (x86_64, x86_64-clang, i386, arm64 by default) the module
+of afp/codegen.py is built against the compile-fail build dir of that arch
+(tinyconfig + configs/compile-fail.config: no KCSAN, KASAN or tracing, so
+nothing but the access itself touches memory) and disassembled with the
+arch's objdump. In each bench_afp_<type>_<accessor> function, every
+instruction with an explicit memory operand that is not based on the stack
+or frame pointer is an access to *p.
+
+Guarantees: a function passes only if it has exactly one such instruction,
+of the width of the object (1 byte for bool), and, on arm64, of the right
+kind: LDAR/LDAPR for the acquire load, STLR for the release store, a plain
+LDR/STR for the relaxed pair (x86 is TSO: acquire and release are plain
+MOVs there). A function missing from the object fails. The table is in
+$RESULTS/single-access.md; the totals in $RESULTS/single-access.counts.json.
+Does not: check the twins (READ_ONCE() and friends); run anything; prove
+atomicity on hardware that tears an aligned access (none the kernel
+supports).
+"""
+
+import json
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from afp import codegen, kbuild  # noqa: E402
+
+X86_REGS = {
+    1: 'al bl cl dl ah bh ch dh sil dil bpl spl r8b r9b r10b r11b r12b r13b r14b r15b',
+    2: 'ax bx cx dx si di bp sp r8w r9w r10w r11w r12w r13w r14w r15w',
+    4: 'eax ebx ecx edx esi edi ebp esp r8d r9d r10d r11d r12d r13d r14d r15d',
+    8: 'rax rbx rcx rdx rsi rdi rbp rsp r8 r9 r10 r11 r12 r13 r14 r15',
+}
+X86_REG_WIDTH = {r: w for w, regs in X86_REGS.items() for r in regs.split()}
+X86_SUFFIX = {'b': 1, 'w': 2, 'l': 4, 'q': 8}
+X86_MEM_RE = re.compile(r'(?:^|,)\s*(?:%\w+:)?[-\w]*\((?P<base>%\w+)?[^)]*\)')
+X86_STACK = {'%rsp', '%rbp', '%esp', '%ebp'}
+X86_EXTEND_RE = re.compile(r'^mov(?:z|s)(?P<from>[bwl])[wlq]$')
+
+ARM64_MEM_RE = re.compile(r'^(?P<op>ld|st)(?P<kind>r|ur|ar|apr|lr)(?P<signed>s?)(?P<size>[bhw]?)$')
+ARM64_PAIR_RE = re.compile(r'^(ld|st)[a-z]*p$')
+
+
+@dataclass
+class Access:
+    insn: str
+    width: Optional[int]      # bytes; None when it cannot be told
+    kind: str                 # plain, acquire, release, other
+
+
+def x86_access(insn: str) -> Optional[Access]:
+    """The memory access of one AT&T instruction, None if it has none or
+    only a stack-based one."""
+    mnemonic, _, operands = insn.partition(' ')
+    m = X86_MEM_RE.search(operands)
+    if not m or m.group('base') in X86_STACK or mnemonic.startswith(('lea', 'nop')):
+        return None
+    ext = X86_EXTEND_RE.match(mnemonic)
+    if ext:
+        return Access(insn, X86_SUFFIX[ext.group('from')], 'plain')
+    regs = [r for r in re.findall(r'%(\w+)', re.sub(r'\([^)]*\)', '', operands))
+            if r in X86_REG_WIDTH]
+    if regs:
+        return Access(insn, X86_REG_WIDTH[regs[0]], 'plain')
+    width = X86_SUFFIX.get(mnemonic[-1]) if len(mnemonic) > 3 else None
+    return Access(insn, width, 'plain')
+
+
+def arm64_access(insn: str) -> Optional[Access]:
+    """The memory access of one arm64 instruction, None if it has none or
+    only an SP-based one."""
+    mnemonic, _, operands = insn.partition(' ')
+    if '[' not in operands or re.search(r'\[sp\b', operands):
+        return None
+    if ARM64_PAIR_RE.match(mnemonic):
+        return Access(insn, None, 'other')
+    m = ARM64_MEM_RE.match(mnemonic)
+    if not m:
+        return Access(insn, None, 'other')
+    size = m.group('size')
+    if size in ('b', 'h'):
+        width = 1 if size == 'b' else 2
+    elif size == 'w':           # ldrsw
+        width = 4
+    else:
+        reg = operands.split(',')[0].strip()
+        width = 8 if reg.startswith('x') else 4 if reg.startswith('w') else None
+    kind = {'ar': 'acquire', 'apr': 'acquire', 'lr': 'release'}.get(m.group('kind'), 'plain')
+    return Access(insn, width, kind)
+
+
+def accesses(arch_family: str, insns: List[str]) -> List[Access]:
+    find = arm64_access if arch_family == 'arm64' else x86_access
+    return [a for a in (find(i) for i in insns if not i.startswith('reloc ')) if a]
+
+
+def judge(arch_family: str, accessor: str, width: int,
+          insns: Optional[List[str]]) -> Tuple[bool, str]:
+    """(passed, why) for one accessor function."""
+    if insns is None:
+        return False, 'function missing from the object'
+    found = accesses(arch_family, insns)
+    if len(found) != 1:
+        shown = '; '.join(a.insn for a in found) or 'none'
+        return False, f'{len(found)} memory accesses: {shown}'
+    a = found[0]
+    if a.width != width:
+        return False, f'{a.insn}: {a.width} bytes, object is {width}'
+    if arch_family == 'arm64':
+        want = {'load_acquire': 'acquire', 'store_release': 'release'}.get(accessor, 'plain')
+        if a.kind != want:
+            return False, f'{a.insn}: a {a.kind} access, {accessor} needs {want}'
+    return True, a.insn
+
+
+def width_of(tslug: str, is_64bit: bool) -> int:
+    word = 8 if is_64bit else 4
+    return {'u8': 1, 's8': 1, 'bool': 1, 'u16': 2, 's16': 2, 'u32': 4, 's32': 4,
+            'enum': 4, 'u64': 8, 's64': 8}.get(tslug, word)
+
+
+def family(make_arch: str) -> str:
+    return 'arm64' if make_arch == 'arm64' else 'x86'
+
+
+def run_arch(spec: str, env) -> Tuple[int, int, List[str]]:
+    arch, make_arch, cross, cc = spec.split('\t')
+    is_64bit = make_arch != 'i386'
+    out = kbuild.prepare_build(arch, make_arch, cross, cc, env['SRC'], env['BUILD'],
+                               os.path.join(env['ROOT'], 'configs', 'compile-fail.config'),
+                               env['TIP'])
+    make = ['make', '-C', str(out), f'ARCH={make_arch}', f'CC={cc}']
+    if cross:
+        make.append(f'CROSS_COMPILE={cross}')
+    funcs = codegen.build_and_disassemble(arch, out, make, f'{cross}objdump', is_64bit,
+                                          name='single_access')
+    rows, passed, failed = [], 0, 0
+    for tslug, _, only64, _ in codegen.TYPES:
+        if only64 and not is_64bit:
+            continue
+        for aslug, _, _, _ in codegen.ACCESSORS:
+            ok, why = judge(family(make_arch), aslug, width_of(tslug, is_64bit),
+                            funcs.get(f'bench_afp_{tslug}_{aslug}'))
+            passed, failed = passed + ok, failed + (not ok)
+            rows.append(f'| {arch} | {tslug} | {aslug} | {"PASS" if ok else "**FAIL**"} | `{why}` |')
+    return passed, failed, rows
+
+
+def main(argv: List[str]) -> int:
+    env = os.environ
+    specs = argv[1:]
+    results = Path(env['RESULTS'])
+    results.mkdir(parents=True, exist_ok=True)
+    table = ['| arch | type | accessor | verdict | the access |', '|---|---|---|---|---|']
+    total_p = total_f = 0
+    for i, spec in enumerate(specs, 1):
+        t0 = time.monotonic()
+        arch = spec.split('\t')[0]
+        print(f'==> single access [{i}/{len(specs)}] {arch}', flush=True)
+        p, f, rows = run_arch(spec, env)
+        total_p, total_f = total_p + p, total_f + f
+        table += rows
+        print(f'  {arch}: {p} passed, {f} failed ({time.monotonic() - t0:.0f}s)', flush=True)
+        for r in rows:
+            if 'FAIL' in r:
+                print('  ' + r)
+    (results / 'single-access.md').write_text('\n'.join(table) + '\n')
+    print(f'single-access: {total_p} passed, {total_f} failed; table in {results}/single-access.md')
+    (results / 'single-access.counts.json').write_text(
+        json.dumps({'passed': total_p, 'failed': total_f, 'skipped': 0}) + '\n')
+    return 0 if total_f == 0 and total_p > 0 else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
