@@ -23,7 +23,7 @@ all: ## Main job: prepare, apply the series, a conversion report (kernel/time), 
 	@tools/run main
 
 PHONY += test
-test: ## All tests: export check, self-tests, cocci fixtures, lint, compile-fail, KUnit in QEMU; ends 'N passed, N failed'
+test: ## All tests: export check, self-tests, cocci fixtures, lint, docs, compile-fail, single access, KUnit in QEMU (x86_64 gcc+clang, arm64); ends 'N passed, N failed'
 	@tools/run test
 
 PHONY += install-deps
@@ -47,12 +47,20 @@ check-export: prepare ## Re-apply, re-export to a temp dir, fail unless identica
 	@tools/export --check
 
 PHONY += kunit
-kunit: apply ## Build and boot the KUnit suites in QEMU for ARCH (x86_64, arm64)
+kunit: apply ## Build and boot the KUnit suites in QEMU for ARCH (x86_64, x86_64-clang, arm64)
 	@tools/kunit $(ARCH)
 
 PHONY += compile-fail
-compile-fail: apply ## Misuse must fail with the named message, valid use compile clean (x86_64 i386 arm64)
+compile-fail: apply ## Misuse must fail with the named message, valid use compile clean (x86_64 x86_64-clang i386 arm64)
 	@tools/compile-fail $(CF_ARCHES)
+
+PHONY += single-access
+single-access: apply ## Disassemble every accessor x accepted type: one access of the object's width (x86_64 x86_64-clang i386 arm64)
+	@tools/single-access $(CF_ARCHES)
+
+PHONY += docs
+docs: apply ## make htmldocs SPHINXDIRS=core-api with Debian's Sphinx; no warning about the series' files
+	@tools/docs
 
 PHONY += lint
 lint: apply ## checkpatch, kernel-doc, codespell, shellcheck, sparse, W=1, bisect (GATES= picks some)
@@ -80,7 +88,7 @@ kcsan-peer: apply ## The kernel's own kcsan_test, base vs series, RUNS times eac
 
 PHONY += bench
 export BENCH_PIPELINE BENCH_SCOPE BENCH_COCCI_SCOPE BENCH_TABLES
-bench: apply ## Five tables from one run (codegen, code size, micro-benchmark, conversion speed, make test stage times; BENCH_TABLES="4 5" picks some, BENCH_PIPELINE=0 skips the last); markdown in $(WORK)/results/bench.md
+bench: apply ## Six tables from one run (codegen, code size, micro-benchmark, conversion speed, make test stage times, nested preprocessed size; BENCH_TABLES="4 5" picks some, BENCH_PIPELINE=0 skips table 5); markdown in $(WORK)/results/bench.md
 	@tools/bench
 
 PHONY += selftest
