@@ -297,7 +297,7 @@ def pipeline_once(env, work: str, label: str) -> Tuple[int, float, Dict[str, flo
         return rc, wall, stages
     for r in rows:
         stages[r['label']] = r['seconds']
-    for arch in ('x86_64', 'arm64'):
+    for arch in ('x86_64', 'x86_64-clang', 'arm64'):
         split = kunit_split(results / f'kunit-{arch}.log')
         if split:
             stages[f'  of which kunit {arch}: configure + build'] = split[0]

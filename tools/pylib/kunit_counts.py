@@ -50,6 +50,29 @@ def load(path: str) -> Counts:
         return count_group(json.load(f), Counts())
 
 
+def by_suite(path: str) -> List[tuple]:
+    """(suite, Counts) for each top-level suite of a kunit.py --json file."""
+    with open(path) as f:
+        top = json.load(f)
+    return [(g.get('name', '?'), count_group(g, Counts(), g.get('name', '?') + '.'))
+            for g in top.get('sub_groups', [])]
+
+
+def suites_table(results: List[tuple]) -> str:
+    """Markdown: one row per (label, suite) from (label, kunit.py JSON path)
+    pairs; a label whose file is missing or unreadable says so."""
+    lines = ['| arch (compiler) | suite | passed | failed | skipped |', '|---|---|---|---|---|']
+    for label, path in results:
+        try:
+            suites = by_suite(path)
+        except (OSError, ValueError):
+            lines.append(f'| {label} | (no results) | - | - | - |')
+            continue
+        for name, c in suites:
+            lines.append(f'| {label} | {name} | {c.passed} | {c.failed} | {c.skipped} |')
+    return '\n'.join(lines)
+
+
 def load_counts(path: str) -> Counts:
     """Totals written by a suite that is not KUnit (e.g. compile-fail)."""
     with open(path) as f:

@@ -9,7 +9,9 @@ A step marked counted=False (a peer's suite known to be unstable here) is
 run and shown with its own counts in the table, marked 'not counted', and
 stays out of that line: it can neither pass nor fail the run.
 The rows (label, status, seconds, detail) are also written to
-$RESULTS/pipeline-NAME.json, which make bench reads for its stage times.
+$RESULTS/pipeline-NAME.json, which make bench reads for its stage times;
+the KUnit verdicts per suite and arch, printed before the step table, to
+$RESULTS/pipeline-NAME-kunit-suites.md.
 Does not: parse kernel logs or retry anything.
 """
 
@@ -133,6 +135,14 @@ def run(steps: List[Step], times_json: Optional[str] = None) -> int:
         rows.append((step.label, status, secs, detail))
         if rc and step.needed:
             blocked = step.label
+    kunit = [(s.label.replace(' (QEMU)', '').replace('kunit ', ''), s.kunit_json)
+             for s in steps if s.kunit_json and s.counted]
+    if kunit:
+        table = kunit_counts.suites_table(kunit)
+        print('\nKUnit suites, per arch and compiler:\n' + table)
+        if times_json:
+            with open(times_json.replace('.json', '-kunit-suites.md'), 'w') as f:
+                f.write(table + '\n')
     width = max(len(r[0]) for r in rows)
     print(f'\n{"step":<{width}}  {"status":<7}  {"time":>7}  tests')
     print(f'{"-" * width}  -------  -------  -----')

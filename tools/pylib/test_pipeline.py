@@ -65,6 +65,17 @@ class PipelineTest(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertEqual(lines[-1], '1 passed, 0 failed')
 
+    def test_kunit_suites_are_tabled_per_arch(self):
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, 'k.json')
+            script = (f'python3 -c "import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); '
+                      f'import test_pipeline as t; t.kunit_json({j!r}, [\'PASS\', \'SKIP\', \'FAIL\'])"; exit 1')
+            rc, lines = self.run_steps([Step('kunit x86_64-clang (QEMU)', ['sh', '-c', script], kunit_json=j),
+                                        Step('kunit arm64 (QEMU)', ['false'], kunit_json='/nonexistent/y.json')])
+        self.assertEqual(rc, 1)
+        self.assertIn('| x86_64-clang | s | 1 | 1 | 1 |', lines)
+        self.assertIn('| arm64 | (no results) | - | - | - |', lines)
+
 
 if __name__ == '__main__':
     unittest.main()
