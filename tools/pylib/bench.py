@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_codegen  # noqa: E402
 from afp import codegen as afp_codegen  # noqa: E402
 from afp import kbuild  # noqa: E402
 from convert import python_flag  # noqa: E402
@@ -44,14 +43,14 @@ def codegen(specs: List[str], env) -> str:
         make = ['make', '-C', str(out), f'ARCH={make_arch}', f'CC={cc}']
         if cross:
             make.append(f'CROSS_COMPILE={cross}')
-        r, _ = bench_codegen.build_and_compare(arch, out, make, f'{cross}objdump', True)
+        r, _ = afp_codegen.build_and_compare(arch, out, make, f'{cross}objdump', True)
         rows += r
     same = sum(1 for r in rows if r.verdict == 'identical')
     differ = [r for r in rows if r.verdict != 'identical']
     text = ['## 1. Codegen identity (accessor vs its READ_ONCE-family twin)', '',
             f'{same} of {len(rows)} type x accessor x arch pairs compile to identical '
             f'instructions; {len(differ)} differ.', '',
-            bench_codegen.markdown(rows, arches)]
+            afp_codegen.markdown(rows, arches)]
     if differ:
         text += ['', 'Differences (disassembly in $BUILD/bench-ARCH/bench-codegen-module/'
                  'bench_codegen.dis):']

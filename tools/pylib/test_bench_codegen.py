@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of bench_codegen's disassembly comparison on fixture objdump text."""
+"""Tests of afp/codegen's disassembly comparison (make bench's table 1) on fixture objdump text."""
 
 import unittest
 
-import bench_codegen as b
+from afp import codegen as b
 
 DIS = '''
 bench.o:     file format elf64-x86-64
