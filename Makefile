@@ -7,6 +7,9 @@
 # tools when set on the command line or in the environment.
 ARCH ?= x86_64
 CF_ARCHES ?=
+# make test's arch set (tools/pylib/pipeline.py ARCH_SETS): default, or all
+# (adds the alpha SMP and arm64 Clang LTO boots and disassembly).
+ARCHES ?=
 RUNS ?= 3
 GATES ?=
 # tools/convert: the tree (default: the work tree), its scope, its options.
@@ -14,6 +17,7 @@ KSRC ?=
 PATHS ?=
 CONVERT_ARGS ?=
 export KSRC
+export ARCHES
 export WORK
 
 PHONY :=

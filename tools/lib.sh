@@ -84,10 +84,14 @@ require_arch() {
 		"Pick one of the files in $ROOT/kunit/arch/: $(cd "$ROOT/kunit/arch" && echo *)"
 }
 
-# One line for the Python tools: arch, make ARCH, CROSS_COMPILE, CC, from
-# the arch's data file, read in a subshell so nothing leaks into the caller.
+# One line for the Python tools (tools/pylib/afp/arch.py parses it): arch,
+# make ARCH, CROSS_COMPILE, CC, MAKE_OPTIONS and CF_EXTRA_CONFIGS (space
+# separated), from the arch's data file, read in a subshell so nothing leaks
+# into the caller.
 arch_spec() {
 	require_arch "$1"
 	# shellcheck disable=SC1090
-	(. "$ROOT/kunit/arch/$1" && printf '%s\t%s\t%s\t%s' "$1" "$MAKE_ARCH" "$CROSS_COMPILE" "$CC_CMD")
+	(. "$ROOT/kunit/arch/$1" &&
+		printf '%s\t%s\t%s\t%s\t%s\t%s' "$1" "$MAKE_ARCH" "$CROSS_COMPILE" "$CC_CMD" \
+			"${MAKE_OPTIONS[*]}" "${CF_EXTRA_CONFIGS[*]}")
 }

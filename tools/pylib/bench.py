@@ -27,23 +27,21 @@ from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp import codegen as afp_codegen  # noqa: E402
-from afp import kbuild  # noqa: E402
+from afp import arch as afp_arch, kbuild  # noqa: E402
 from convert import python_flag  # noqa: E402
 
 
 def codegen(specs: List[str], env) -> str:
     rows, arches = [], []
     for spec in specs:
-        arch, make_arch, cross, cc = spec.split('\t')
+        a = afp_arch.parse(spec)
+        arch = a.name
         arches.append(arch)
         print(f'==> bench codegen [{len(arches)}/{len(specs)}] {arch}', flush=True)
-        out = kbuild.prepare_build(arch, make_arch, cross, cc, env['SRC'], env['BUILD'],
-                                         os.path.join(env['ROOT'], 'configs', 'bench.config'),
-                                         env['TIP'], name='bench')
-        make = ['make', '-C', str(out), f'ARCH={make_arch}', f'CC={cc}']
-        if cross:
-            make.append(f'CROSS_COMPILE={cross}')
-        r, _ = afp_codegen.build_and_compare(arch, out, make, f'{cross}objdump', True)
+        out = kbuild.prepare_build(a, env['SRC'], env['BUILD'],
+                                   os.path.join(env['ROOT'], 'configs', 'bench.config'),
+                                   env['TIP'], env['ROOT'], name='bench')
+        r, _ = afp_codegen.build_and_compare(arch, out, a.make_argv(out), a.tool('objdump'), True)
         rows += r
     same = sum(1 for r in rows if r.verdict == 'identical')
     differ = [r for r in rows if r.verdict != 'identical']
@@ -86,17 +84,18 @@ def nesting(specs: List[str], env) -> str:
              '|---|---|' + '---|' * afp_codegen.NESTING_LEVELS]
     over = []
     for spec in specs:
-        arch, make_arch, cross, cc = spec.split('\t')
+        a = afp_arch.parse(spec)
+        arch = a.name
         print(f'==> bench nesting: {arch}', flush=True)
-        out = kbuild.prepare_build(arch, make_arch, cross, cc, env['SRC'], env['BUILD'],
+        out = kbuild.prepare_build(a, env['SRC'], env['BUILD'],
                                    os.path.join(env['ROOT'], 'configs', 'compile-fail.config'),
-                                   env['TIP'])
+                                   env['TIP'], env['ROOT'])
         mod = out / 'nest-module'
         mod.mkdir(exist_ok=True)
         (mod / 'nest.c').write_text(afp_codegen.nesting_source())
         (mod / 'Kbuild').write_text('obj-m += nest.o\n')
-        make = ['make', '-s', '-C', str(out), f'ARCH={make_arch}', f'CC={cc}'] + \
-            ([f'CROSS_COMPILE={cross}'] if cross else [])
+        make = a.make_argv(out)
+        make.insert(1, '-s')
         base = preprocessed_size(make, mod, None)
         for slug, _, _, _ in afp_codegen.NESTING:
             cells = []
@@ -341,7 +340,7 @@ def main(argv: List[str]) -> int:
     env = os.environ
     t0 = time.monotonic()
     wanted = selected_tables(env.get('BENCH_TABLES', ''))
-    arches = [spec.split('\t')[0] for spec in argv[1:]]
+    arches = [afp_arch.parse(spec).name for spec in argv[1:]]
     nesting_specs = [spec for spec in env.get('BENCH_NESTING_SPECS', '').split('\n') if spec]
     tables = [('1. Codegen identity', lambda: codegen(argv[1:], env)),
               ('2. Converted code size', lambda: code_size(arches, env)),

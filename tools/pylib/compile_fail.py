@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from afp import arch as afp_arch  # noqa: E402
 from afp.kbuild import prepare_build  # noqa: E402
 
 CASE_RE = re.compile(r'^/\* CASE (\w+) (OK|(FAIL|SPARSE):"([^"]*)")((?: (?:only|not)=[\w,-]+)*) \*/$')
@@ -94,9 +95,11 @@ def short(line: str) -> str:
 
 
 def run_arch(spec: str, cases: List[Case], cases_c: Path, env) -> Tuple[int, int, List[str]]:
-    arch, make_arch, cross, cc = spec.split('\t')
-    out = prepare_build(arch, make_arch, cross, cc, env['SRC'], env['BUILD'],
-                        os.path.join(env['ROOT'], 'configs', 'compile-fail.config'), env['TIP'])
+    a = afp_arch.parse(spec)
+    arch = a.name
+    out = prepare_build(a, env['SRC'], env['BUILD'],
+                        os.path.join(env['ROOT'], 'configs', 'compile-fail.config'), env['TIP'],
+                        env['ROOT'])
     # One module directory per case: kbuild's Makefile.build includes the
     # .cmd file of every existing target in M=, so two makes sharing one
     # directory can read a .cmd the other is still writing and stop with
@@ -113,9 +116,7 @@ def run_arch(spec: str, cases: List[Case], cases_c: Path, env) -> Tuple[int, int
         # -Werror: a misuse the compiler only warns about (an assignment's
         # conversion warning) fails like one it rejects.
         (d / 'Kbuild').write_text(f'obj-m += case_{c.name}.o\nccflags-y += -Werror\n')
-    base = ['make', '-C', str(out), f'ARCH={make_arch}', f'CC={cc}']
-    if cross:
-        base.append(f'CROSS_COMPILE={cross}')
+    base = a.make_argv(out)
 
     logs = Path(env['RESULTS'], 'compile-fail', arch)
     shutil.rmtree(logs, ignore_errors=True)

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from afp import kbuild  # noqa: E402
+from afp import arch as afp_arch, kbuild  # noqa: E402
 import export  # noqa: E402
 import series  # noqa: E402
 
@@ -363,7 +363,8 @@ class Ctx:
     @classmethod
     def from_env(cls, spec: str, use_cache: bool = True) -> 'Ctx':
         e = os.environ
-        arch, make_arch, cross, cc = spec.split('\t')
+        a = afp_arch.parse(spec)
+        arch, make_arch, cross, cc = a.name, a.make_arch, a.cross, a.cc
         ctx = cls(root=Path(e['ROOT']), src=Path(e['SRC']), tip=e['TIP'], base=e['BASE'],
                   work=Path(e['WORK']), build=Path(e['BUILD']), results=Path(e['RESULTS']),
                   stamps=Path(e['STAMPS']), arch=arch, make_arch=make_arch, cross=cross, cc=cc,

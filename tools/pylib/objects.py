@@ -35,7 +35,7 @@ from typing import Dict, List, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import check_generated  # noqa: E402
-from afp import kbuild  # noqa: E402
+from afp import arch as afp_arch, kbuild  # noqa: E402
 import lint  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,15 +66,13 @@ def units_for(tree: Path, files: Sequence[str]) -> List[str]:
 
 
 def build_units(spec: str, tree: str, name: str, commit: str, units: Sequence[str]) -> Tuple[Path, int, str]:
-    arch, make_arch, cross, cc = spec.split('\t')
-    out = kbuild.prepare_build(arch, make_arch, cross, cc, tree, os.environ['BUILD'], str(FRAG), commit,
+    a = afp_arch.parse(spec)
+    out = kbuild.prepare_build(a, tree, os.environ['BUILD'], str(FRAG), commit, ROOT,
                                      name=name, base='defconfig', final='prepare',
                                      require=required_options(FRAG))
-    make = ['make', '-C', tree, f'O={out}', f'ARCH={make_arch}', f'CC={cc}', f'-j{os.cpu_count() or 1}']
-    if cross:
-        make.append(f'CROSS_COMPILE={cross}')
+    make = a.make_argv(tree, out)
     objs = [u[:-2] + '.o' for u in units]
-    p = subprocess.run(make + objs, cwd=tree, env=dict(os.environ, ARCH=make_arch),
+    p = subprocess.run(make + objs, cwd=tree, env=dict(os.environ, ARCH=a.make_arch),
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return out, p.returncode, p.stdout
 
@@ -88,7 +86,7 @@ def covered(out: Path, units: Sequence[str], path: str) -> bool:
 
 
 def bloat(spec: str, before: Path, after: Path, units: Sequence[str], src: str) -> Dict[str, dict]:
-    cross = spec.split('\t')[2]
+    cross = afp_arch.parse(spec).cross
     rows = {}
     for u in units:
         o = u[:-2] + '.o'
@@ -124,7 +122,7 @@ def main(argv: List[str]) -> int:
     rows: List[Tuple[str, str, str, str]] = []
     bloat_out: Dict[str, dict] = {}
     for i, spec in enumerate(specs, 1):
-        arch = spec.split('\t')[0]
+        arch = afp_arch.parse(spec).name
         print(f'==> [{i}/{len(specs)}] {arch}: defconfig + {FRAG.name}, {len(units)} units', flush=True)
         t0 = time.monotonic()
         out, rc, log = build_units(spec, src, 'objects', tip, units)

@@ -77,5 +77,32 @@ class PipelineTest(unittest.TestCase):
         self.assertIn('| arm64 | (no results) | - | - | - |', lines)
 
 
+class ArchSetTest(unittest.TestCase):
+    ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(pipeline.__file__))))
+
+    def test_every_arch_has_a_data_file(self):
+        for name, tools in pipeline.ARCH_SETS.items():
+            for arches in tools.values():
+                for arch in arches:
+                    with self.subTest(set=name, arch=arch):
+                        self.assertTrue(os.path.isfile(os.path.join(self.ROOT, 'kunit', 'arch', arch)))
+
+    def test_default_boots_a_32bit_and_a_non_x86_arch(self):
+        boots = pipeline.ARCH_SETS['default']['kunit']
+        self.assertIn('i386', boots)
+        self.assertIn('arm64', boots)
+
+    def test_all_is_a_superset_and_unknown_sets_are_refused(self):
+        for tool, arches in pipeline.ARCH_SETS['default'].items():
+            self.assertLessEqual(set(arches), set(pipeline.ARCH_SETS['all'][tool]))
+        with self.assertRaises(SystemExit):
+            pipeline.arch_set('every')
+
+    def test_all_boots_the_extra_arches(self):
+        labels = [s.label for s in pipeline.steps_for('test', '/r', '/res', 'all')]
+        self.assertIn('kunit alpha (QEMU)', labels)
+        self.assertIn('kunit arm64-clang-lto (QEMU)', labels)
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -20,7 +20,7 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 # Schema: (slug, C type, 64-bit only?, value for stores). Accepted types of
 # include/linux/atomic_from_ptr.h: integers up to a word, bool, enum, object
@@ -86,7 +86,7 @@ def source(is_64bit: bool) -> str:
 FUNC_RE = re.compile(r'^[0-9a-f]+ <(?P<name>[^>]+)>:$')
 INSN_RE = re.compile(r'^\s*[0-9a-f]+:\t(?P<insn>.*)$')
 RELOC_RE = re.compile(r'^\s*[0-9a-f]+: (?P<reloc>R_\S+\s+\S+)$')
-PADDING_RE = re.compile(r'^(nop\w*|int3|xchg\s+%ax,%ax|data16.*|cs nopw.*|\.word.*)\b')
+PADDING_RE = re.compile(r'^(nop\w*|unop|int3|xchg\s+%ax,%ax|data16.*|cs nopw.*|\.word.*)\b')
 
 
 def functions(objdump: str) -> Dict[str, List[str]]:
@@ -119,10 +119,13 @@ def functions(objdump: str) -> Dict[str, List[str]]:
 
 
 def build_and_disassemble(arch: str, out: Path, make_argv: List[str], objdump: str,
-                          is_64bit: bool, name: str = 'bench_codegen') -> Dict[str, List[str]]:
+                          is_64bit: bool, name: str = 'bench_codegen',
+                          lto_ld: Sequence[str] = ()) -> Dict[str, List[str]]:
     """Build the module source for ARCH against the prepared build dir OUT
     as OUT/NAME-module/NAME.o and return functions() of its disassembly,
-    which is also left beside it as NAME.dis."""
+    which is also left beside it as NAME.dis. Under LTO the object is LLVM
+    bitcode: LTO_LD (ld.lld -r) runs the LTO backend on it, as kbuild's
+    vmlinux.o link does, and NAME.lto.o is disassembled instead."""
     mod = out / f'{name.replace("_", "-")}-module'
     mod.mkdir(parents=True, exist_ok=True)
     (mod / f'{name}.c').write_text(source(is_64bit))
@@ -132,7 +135,17 @@ def build_and_disassemble(arch: str, out: Path, make_argv: List[str], objdump: s
     if p.returncode:
         raise SystemExit(f'error: the {name} module does not build for {arch}:\n'
                          f'{p.stdout[-3000:]}')
-    d = subprocess.run([objdump, '-d', '-r', '--no-show-raw-insn', str(mod / f'{name}.o')],
+    obj = mod / f'{name}.o'
+    if obj.read_bytes()[:4] == b'BC\xc0\xde':
+        if not lto_ld:
+            raise SystemExit(f'error: {obj} is LLVM bitcode (LTO) and {arch} names no LTO linker')
+        native = mod / f'{name}.lto.o'
+        p = subprocess.run(list(lto_ld) + ['-o', str(native), str(obj)], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if p.returncode:
+            raise SystemExit(f'error: {" ".join(lto_ld)} on {obj} failed:\n{p.stdout[-3000:]}')
+        obj = native
+    d = subprocess.run([objdump, '-d', '-r', '--no-show-raw-insn', str(obj)],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=True)
     (mod / f'{name}.dis').write_text(d.stdout)
     return functions(d.stdout)

@@ -1,50 +1,65 @@
 # SPDX-License-Identifier: GPL-2.0
 """Configure and prepare a kernel build dir the kernel's own way.
 
-Guarantees: configuration is BASE (tinyconfig by default), then the fragment
-merged with scripts/kconfig/merge_config.sh -m, then olddefconfig; a
-prepared dir is stamped with the series tip, arch, compiler and fragment
-text and reused only while all of them match.
+Guarantees: configuration is BASE (tinyconfig by default), then the tool's
+fragment and the arch's own (kunit/arch/ CF_EXTRA_CONFIGS) merged with
+scripts/kconfig/merge_config.sh -m, then olddefconfig; every CONFIG_x=y of
+the arch's fragments must survive it; a prepared dir is stamped with the
+series tip, the arch record and the fragments' text and reused only while
+all of them match.
 Does not: build anything beyond the FINAL target it is given.
 """
 
 import os
 import subprocess
 from pathlib import Path
-from typing import List, Sequence
+import re
+from typing import List, Sequence, Union
+
+from .arch import Arch
 
 
-def config_steps(make: List[str], srctree, out: Path, frag, base: str = 'tinyconfig') -> List[List[str]]:
+def config_steps(make: List[str], srctree, out: Path, frag: Union[str, Path, Sequence],
+                 base: str = 'tinyconfig') -> List[List[str]]:
     """The kernel's own way to configure OUT, shared by compile-fail, bench,
-    objects and lint: make BASE, merge FRAG with merge_config.sh -m, then
-    olddefconfig to settle what the fragment's options depend on."""
+    objects and lint: make BASE, merge FRAG (one fragment or a list) with
+    merge_config.sh -m, then olddefconfig to settle what the fragments'
+    options depend on."""
+    frags = [frag] if isinstance(frag, (str, Path)) else list(frag)
     return [make + [base],
             [f'{srctree}/scripts/kconfig/merge_config.sh', '-m', '-O', str(out),
-             str(out / '.config'), str(frag)],
+             str(out / '.config')] + [str(f) for f in frags],
             make + ['olddefconfig']]
 
 
-def prepare_build(arch, make_arch, cross, cc, src, build, frag, tip,
+def enabled(frag: Path) -> List[str]:
+    """The CONFIG_x=y lines of a fragment."""
+    return [ln.strip() for ln in frag.read_text().splitlines() if re.match(r'CONFIG_\w+=y$', ln.strip())]
+
+
+def prepare_build(arch: Arch, src, build, frag, tip, root,
                   name: str = 'compile-fail', base: str = 'tinyconfig',
                   final: str = 'modules_prepare', require: Sequence[str] = ('CONFIG_MODULES=y',)) -> Path:
-    """Configure (BASE + FRAG) and run FINAL in BUILD/NAME-ARCH once per tree
-    commit TIP: by default for external modules built with make M=. Fails
-    when an option in REQUIRE is missing from the merged .config."""
-    out = Path(build) / f'{name}-{arch}'
+    """Configure (BASE + FRAG + the arch's fragments) and run FINAL in
+    BUILD/NAME-ARCH once per tree commit TIP: by default for external
+    modules built with make M=. Fails when an option in REQUIRE, or one the
+    arch's fragments enable, is missing from the merged .config."""
+    frags = arch.fragments(root, frag)
+    out = Path(build) / f'{name}-{arch.name}'
     stamp = out / f'.{name}-stamp'
-    key = f'{tip} {make_arch} {cross} {cc} {base} {final}\n{Path(frag).read_text()}'
+    key = (f'{tip} {arch.make_arch} {arch.cross} {arch.cc} {base} {final}\n'
+           + ''.join(f.read_text() for f in frags) + ' '.join(arch.make_options))
     if stamp.exists() and stamp.read_text() == key:
         print(f'  build dir {out}: prepared for this series tip')
         return out
     out.mkdir(parents=True, exist_ok=True)
-    make = ['make', '-s', '-C', src, f'O={out}', f'ARCH={make_arch}', f'CC={cc}',
-            f'-j{os.cpu_count() or 1}']
-    if cross:
-        make.append(f'CROSS_COMPILE={cross}')
-    env = dict(os.environ, ARCH=make_arch)
-    steps = config_steps(make, src, out, frag, base) + [make + [final]]
+    make = arch.make_argv(src, out)
+    make.insert(1, '-s')
+    env = dict(os.environ, ARCH=arch.make_arch)
+    steps = config_steps(make, src, out, frags, base) + [make + [final]]
+    require = list(require) + [o for f in frags[1:] for o in enabled(f)]
     for i, argv in enumerate(steps, 1):
-        print(f'  prepare {arch} [{i}/{len(steps)}]: {" ".join(argv[argv.index(src) + 1:] if src in argv else argv)}', flush=True)
+        print(f'  prepare {arch.name} [{i}/{len(steps)}]: {" ".join(argv[argv.index(src) + 1:] if src in argv else argv)}', flush=True)
         p = subprocess.run(argv, cwd=src, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
         if p.returncode:
