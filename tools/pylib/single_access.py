@@ -144,6 +144,13 @@ def judge(arch_family: str, accessor: str, width: int,
     exactly as its WRITE_ONCE()-family twin does)."""
     if insns is None:
         return 'FAIL', 'function missing from the object'
+    alt: List[str] = []
+    if arch_family == 'arm64' and 'ret' in insns:
+        # arm64's ALTERNATIVE() assembles its replacement into a subsection
+        # of the same section: after the function's ret, run only once
+        # patched in at boot.
+        end = insns.index('ret') + 1
+        insns, alt = insns[:end], insns[end:]
     found = accesses(arch_family, insns)
     if (arch_family == 'alpha' and accessor.startswith('store') and width < 4
             and [a.insn.split()[0] for a in found] == ['ldq_u', 'stq_u']):
@@ -166,6 +173,13 @@ def judge(arch_family: str, accessor: str, width: int,
                 'load_relaxed': relaxed_load}.get(accessor, 'plain')
         if a.kind != want:
             return 'FAIL', f'{a.insn}: a {a.kind} access, {accessor} needs {want}'
+        if alt:
+            # Only the LTO READ_ONCE() has a replacement: LDAPR for LDAR.
+            repl = accesses(arch_family, alt)
+            if not (lto and accessor == 'load_relaxed' and len(repl) == 1
+                    and repl[0].insn.startswith('ldapr') and repl[0].width == width):
+                return 'FAIL', f'{a.insn}; unexpected replacement after ret: {"; ".join(alt)}'
+            return 'PASS', f'{a.insn}; alternative: {repl[0].insn}'
     if arch_family == 'alpha':
         why = alpha_barriers(accessor, insns, a)
         if why:

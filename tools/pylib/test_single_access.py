@@ -78,6 +78,14 @@ class Arm64(unittest.TestCase):
         ok, why = sa.judge('arm64', 'load_relaxed', 4, ['ldr w0, [x0]', 'ret'], lto=True)
         self.assertEqual(ok, 'FAIL')
         self.assertIn('needs acquire', why)
+        # The LDAPR alternative follows the ret, in the same section.
+        self.assertEqual(sa.judge('arm64', 'load_relaxed', 4,
+                                  ['ldar w0, [x0]', 'ret', 'ldapr w0, [x0]'], lto=True),
+                         ('PASS', 'ldar w0, [x0]; alternative: ldapr w0, [x0]'))
+        self.assertEqual(sa.judge('arm64', 'load_relaxed', 4,
+                                  ['ldar w0, [x0]', 'ret', 'ldaprb w0, [x0]'], lto=True)[0], 'FAIL')
+        self.assertEqual(sa.judge('arm64', 'store_relaxed', 4,
+                                  ['str w1, [x0]', 'ret', 'ldapr w0, [x0]'], lto=True)[0], 'FAIL')
         # Without LTO the relaxed load is a plain LDR, and LDAR is wrong.
         self.assertEqual(sa.judge('arm64', 'load_relaxed', 4, ['ldar w0, [x0]', 'ret'])[0], 'FAIL')
 
