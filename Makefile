@@ -27,7 +27,7 @@ all: ## Main job: prepare, apply the series, a conversion report (kernel/time), 
 	@tools/run main
 
 PHONY += test
-test: ## All tests: export check, self-tests, cocci fixtures, lint, docs, compile-fail, single access, KUnit in QEMU (x86_64 gcc+clang, arm64); ends 'N passed, N failed'
+test: ## All tests: export check, self-tests, cocci fixtures, lint, docs, compile-fail, single access, KUnit in QEMU (x86_64 gcc+clang, arm64, i386; ARCHES=all adds alpha, arm64-clang-lto); ends 'N passed, N failed'
 	@tools/run test
 
 PHONY += install-deps
@@ -51,7 +51,7 @@ check-export: prepare ## Re-apply, re-export to a temp dir, fail unless identica
 	@tools/export --check
 
 PHONY += kunit
-kunit: apply ## Build and boot the KUnit suites in QEMU for ARCH (x86_64, x86_64-clang, arm64)
+kunit: apply ## Build and boot the KUnit suites in QEMU for ARCH (a file of kunit/arch/: x86_64, x86_64-clang, arm64, i386, alpha, arm64-clang-lto)
 	@tools/kunit $(ARCH)
 
 PHONY += compile-fail
@@ -59,7 +59,7 @@ compile-fail: apply ## Misuse must fail with the named message, valid use compil
 	@tools/compile-fail $(CF_ARCHES)
 
 PHONY += single-access
-single-access: apply ## Disassemble every accessor x accepted type: one access of the object's width (x86_64 x86_64-clang i386 arm64)
+single-access: apply ## Disassemble every accessor x accepted type: one access of the object's width (CF_ARCHES, default x86_64 x86_64-clang i386 arm64; also alpha, arm64-clang-lto)
 	@tools/single-access $(CF_ARCHES)
 
 PHONY += docs
@@ -103,6 +103,6 @@ PHONY += help
 help: ## This list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 16
-	@echo "Variables: WORK=$${WORK:-~/.cache/atomic-from-ptr}  ARCH=$(ARCH)"
+	@echo "Variables: WORK=$${WORK:-~/.cache/atomic-from-ptr}  ARCH=$(ARCH)  ARCHES=$${ARCHES:-default} (make test: default or all)"
 
 .PHONY: $(PHONY)
