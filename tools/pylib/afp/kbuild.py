@@ -71,3 +71,28 @@ def prepare_build(arch: Arch, src, build, frag, tip, root,
         raise SystemExit(f'error: {out}/.config lacks {missing} after merge_config.sh')
     stamp.write_text(key)
     return out
+
+
+def first_error(out: str) -> str:
+    lines = out.splitlines()
+    for pat in (r'\berror:', r'\bError\b', r'\*\*\*'):
+        hit = next((ln.strip() for ln in lines if re.search(pat, ln)), None)
+        if hit:
+            return hit
+    return next((ln.strip() for ln in reversed(lines) if ln.strip()), 'no output')
+
+
+def compilation_unit(srctree: Path, path: str) -> str:
+    """The .c file kbuild compiles for PATH: PATH itself, or the sibling that
+    #includes it when its Makefile has no object for it (kernel/sched/ builds
+    completion.c, idle.c ... inside build_policy.c and build_utility.c)."""
+    p = srctree / path
+    makefile = p.parent / 'Makefile'
+    obj = p.stem + '.o'
+    if makefile.exists() and re.search(rf'(^|[\s=]){re.escape(obj)}\b', makefile.read_text(errors='replace'), re.M):
+        return path
+    include = re.compile(rf'^#\s*include\s+"{re.escape(p.name)}"', re.M)
+    for sib in sorted(p.parent.glob('*.c')):
+        if sib != p and include.search(sib.read_text(errors='replace')):
+            return str(sib.relative_to(srctree))
+    return path
