@@ -53,6 +53,7 @@ from afp.env import ENV  # noqa: E402
 from afp import arch as afp_arch, kbuild, series  # noqa: E402
 from afp.kbuild import compilation_unit, first_error  # noqa: E402
 from afp.results import write_counts  # noqa: E402
+from afp.stamp import Stamp  # noqa: E402
 
 GATES = ['checkpatch', 'kernel-doc', 'codespell', 'shellcheck', 'sparse', 'W=1', 'bisect']
 BUILD_TIMEOUT = 3600
@@ -543,11 +544,11 @@ def configure(ctx: Ctx, srctree: Path, out: Path, commit: str, verify: bool) -> 
     per commit and fragment; returns what was done, raises GateError."""
     frag = ctx.frag.read_text()
     key = f'{commit} {ctx.make_arch} {ctx.cross} {ctx.cc}\n{frag}'
-    stamp = out / '.lint-config-stamp'
-    if stamp.exists() and stamp.read_text() == key and (out / '.config').exists():
+    stamp = Stamp(out / '.lint-config-stamp', key, requires=[out / '.config'])
+    if stamp.fresh():
         return 'configured before'
     out.mkdir(parents=True, exist_ok=True)
-    stamp.unlink(missing_ok=True)
+    stamp.clear()
     make = ctx.make(srctree, out) + ['-s']
     env = tool_env(ARCH=ctx.make_arch)
     log = []
@@ -563,7 +564,7 @@ def configure(ctx: Ctx, srctree: Path, out: Path, commit: str, verify: bool) -> 
         if lost:
             raise GateError(f'configs/lint.config: {", ".join(lost)} not set after olddefconfig '
                             f'(missing dependency?) in {out}/.config')
-    stamp.write_text(key)
+    stamp.done()
     return 'configured'
 
 
