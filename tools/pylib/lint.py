@@ -352,6 +352,7 @@ class Ctx:
     salt: str = ''
     scratch: Path = field(default=Path())
     frag: Path = field(default=Path())
+    record: Optional[afp_arch.Arch] = None   # the arch as kunit/arch/ has it
 
     @classmethod
     def from_env(cls, spec: str, use_cache: bool = True) -> 'Ctx':
@@ -361,7 +362,7 @@ class Ctx:
         ctx = cls(root=Path(e['ROOT']), src=Path(e['SRC']), tip=e['TIP'], base=e['BASE'],
                   work=Path(e['WORK']), build=Path(e['BUILD']), results=Path(e['RESULTS']),
                   stamps=Path(e['STAMPS']), arch=arch, make_arch=make_arch, cross=cross, cc=cc,
-                  jobs=int(e.get('LINT_JOBS', '2')), use_cache=use_cache)
+                  jobs=int(e.get('LINT_JOBS', '2')), use_cache=use_cache, record=a)
         ctx.scratch = ctx.work / 'lint-src'
         ctx.frag = ctx.root / 'configs' / 'lint.config'
         ctx.salt = ctx.make_salt()
@@ -414,9 +415,9 @@ class Ctx:
         p.write_text(json.dumps({'key': key, 'status': status, 'detail': detail}) + '\n')
 
     def make(self, srctree: Path, out: Path, jobs: int = 0) -> List[str]:
-        argv = ['make', '-C', str(srctree), f'O={out}', f'ARCH={self.make_arch}',
-                f'CC={self.cc}', f'-j{jobs or self.jobs}']
-        return argv + ([f'CROSS_COMPILE={self.cross}'] if self.cross else [])
+        rec = self.record or afp_arch.Arch(self.arch, self.make_arch, self.cross, self.cc)
+        return [f'-j{jobs or self.jobs}' if a.startswith('-j') else a
+                for a in rec.make_argv(srctree, out)]
 
 
 def check(ctx: Ctx, gate: str, target: str, key: Optional[str],
