@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from afp.env import ENV  # noqa: E402
 from afp import codegen as afp_codegen  # noqa: E402
 from afp import arch as afp_arch, kbuild  # noqa: E402
-from convert import python_flag  # noqa: E402
+from afp.spatch import python_flag  # noqa: E402
 
 
 def codegen(specs: List[str], env) -> str:
@@ -337,7 +338,7 @@ def selected_tables(spec: str) -> List[int]:
 
 
 def main(argv: List[str]) -> int:
-    env = os.environ
+    env = ENV
     t0 = time.monotonic()
     wanted = selected_tables(env.get('BENCH_TABLES', ''))
     arches = [afp_arch.parse(spec).name for spec in argv[1:]]

@@ -31,35 +31,12 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import convert  # noqa: E402
+from afp.env import ENV  # noqa: E402
+from afp.results import write_counts  # noqa: E402
+from afp.generated import generated  # noqa: E402
+from afp.git import git, worktree_at  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def git(tree: str, *args: str) -> str:
-    return subprocess.run(['git', '-C', tree, *args], check=True, capture_output=True,
-                          text=True).stdout
-
-
-def generated(src: str, base: str, branch: str) -> List[Tuple[int, str, List[str]]]:
-    """(series position, commit, argv) for each commit that records a command."""
-    out = []
-    commits = git(src, 'rev-list', '--reverse', f'{base}..refs/heads/{branch}').split()
-    for n, c in enumerate(commits, 1):
-        try:
-            argv = convert.command_from_message(git(src, 'log', '-1', '--format=%B', c))
-        except ValueError:
-            continue
-        out.append((n, c, argv))
-    return out
-
-
-def worktree_at(src: str, tree: str, commit: str) -> None:
-    if not Path(tree, '.git').exists():
-        git(src, 'worktree', 'prune')
-        git(src, 'worktree', 'add', '--detach', '--force', tree, commit)
-    git(tree, 'checkout', '--quiet', '--detach', '--force', commit)
-    git(tree, 'reset', '--quiet', '--hard', commit)
 
 
 def check_one(src: str, tree: str, commit: str, argv: List[str], results: Path) -> str:
@@ -136,8 +113,8 @@ def check_refusal(src: str, kind: str, count: int, args: List[str], results: Pat
 
 
 def main() -> int:
-    src, work, results = os.environ['SRC'], os.environ['WORK'], Path(os.environ['RESULTS'])
-    todo = generated(src, os.environ['BASE_TAG'], os.environ['BRANCH'])
+    src, work, results = ENV['SRC'], ENV['WORK'], Path(ENV['RESULTS'])
+    todo = generated(src, ENV['BASE_TAG'], ENV['BRANCH'])
     refused = refusals(REFUSED.read_text())
     # (progress line, FAIL label, PASS line, check returning '' or why it failed)
     checks = []
@@ -167,8 +144,7 @@ def main() -> int:
         failed += 1
         print('FAIL: no generated patch found in the series (no "filled and run by" message)')
     results.mkdir(parents=True, exist_ok=True)
-    (results / 'check-generated.counts.json').write_text(
-        json.dumps({'passed': passed, 'failed': failed, 'skipped': 0}) + '\n')
+    write_counts(results / 'check-generated.counts.json', passed, failed)
     print(f'check-generated: {passed} passed, {failed} failed')
     return 1 if failed else 0
 

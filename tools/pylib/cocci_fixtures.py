@@ -16,7 +16,6 @@ Does not: need a kernel tree or a build.
 
 import argparse
 import difflib
-import json
 import os
 import shutil
 import subprocess
@@ -26,7 +25,8 @@ from pathlib import Path
 from typing import List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from convert import python_flag  # noqa: E402
+from afp.results import write_counts  # noqa: E402
+from afp.spatch import python_flag  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / 'cocci' / 'tests'
@@ -134,8 +134,7 @@ def main(argv: List[str]) -> int:
     print(f'cocci-fixtures: {passed} passed, {failed} failed')
     if a.results:
         os.makedirs(a.results, exist_ok=True)
-        Path(a.results, 'cocci-fixtures.counts.json').write_text(
-            json.dumps({'passed': passed, 'failed': failed, 'skipped': 0}) + '\n')
+        write_counts(Path(a.results, 'cocci-fixtures.counts.json'), passed, failed)
     if not fixtures:
         print('error: no fixture in cocci/tests/*.c', file=sys.stderr)
         return 1

@@ -9,7 +9,6 @@ the pipeline summary.
 Does not: decide which arches exist (kunit/arch/ does, via tools/compile-fail).
 """
 
-import json
 import os
 import re
 import shlex
@@ -23,7 +22,9 @@ from pathlib import Path
 from typing import List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from afp.env import ENV  # noqa: E402
 from afp import arch as afp_arch  # noqa: E402
+from afp.results import write_counts  # noqa: E402
 from afp.kbuild import prepare_build  # noqa: E402
 
 CASE_RE = re.compile(r'^/\* CASE (\w+) (OK|(FAIL|SPARSE):"([^"]*)")((?: (?:only|not)=[\w,-]+)*) \*/$')
@@ -154,7 +155,7 @@ def run_arch(spec: str, cases: List[Case], cases_c: Path, env) -> Tuple[int, int
 
 
 def main(argv: List[str]) -> int:
-    env = os.environ
+    env = ENV
     cases_c = Path(env['ROOT']) / 'tools' / 'compile-fail.c'
     cases = parse_cases(cases_c.read_text())
     Path(env['RESULTS']).mkdir(parents=True, exist_ok=True)
@@ -170,8 +171,7 @@ def main(argv: List[str]) -> int:
         table += rows
     print('\n'.join(table))
     print(f'compile-fail: {total_p} passed, {total_f} failed')
-    Path(env['RESULTS'], 'compile-fail.counts.json').write_text(
-        json.dumps({'passed': total_p, 'failed': total_f, 'skipped': 0}) + '\n')
+    write_counts(Path(env['RESULTS'], 'compile-fail.counts.json'), total_p, total_f)
     return 0 if total_f == 0 and total_p > 0 else 1
 
 

@@ -37,6 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from afp.generated import command_from_message, command_record  # noqa: E402,F401
+from afp.git import git  # noqa: E402
+from afp.member_kind import member_kind  # noqa: E402
+from afp.spatch import python_flag  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 COCCI = ROOT / 'cocci'
 DISCOVER_COCCI = COCCI / 'lockless_fields.cocci'
@@ -55,15 +61,6 @@ READER_LINES_RE = [READERS_RE + r'[^;]*(->|\.)', READERS_RE + r'[^)]*$']
 EXCLUDE = [':!tools/', ':!scripts/', ':!Documentation/', ':!samples/']
 SOURCES = ['*.c', '*.h']
 
-# Keep in step with AFP_SCALAR in cocci/marked_store.cocci (a test checks).
-SCALAR_TYPES = frozenset("""
-bool _Bool char short int long signed unsigned
-u8 u16 u32 s8 s16 s32 __u8 __u16 __u32 __s8 __s16 __s32
-uint8_t uint16_t uint32_t int8_t int16_t int32_t
-__le16 __le32 __be16 __be32 uint ulong ushort uchar unchar
-size_t ssize_t uintptr_t ptrdiff_t pid_t gfp_t fmode_t umode_t
-""".split())
-WIDE_TYPES = frozenset('u64 s64 __u64 __s64 uint64_t int64_t __le64 __be64 ktime_t'.split())
 
 
 # ---------------------------------------------------------------- records
@@ -172,29 +169,6 @@ def dedupe_sites(sites: Iterable[Site]) -> List[Site]:
 
 
 # ---------------------------------------------------------------- deciding
-
-def member_kind(ctype: str, bitfield: bool) -> str:
-    """'ok', or why a member of this C type may not take a marked store."""
-    t = ' '.join(ctype.replace('*', ' * ').split())
-    if bitfield:
-        return 'bitfield'
-    if '[' in t:
-        return 'array'
-    if '(' in t:
-        return 'unknown-type'
-    if t.endswith('*'):
-        return 'ok'
-    words = [w for w in t.split() if w not in ('const', 'volatile')]
-    if words[:1] in (['struct'], ['union']):
-        return 'aggregate'
-    if words[:1] == ['enum']:
-        return 'ok'
-    if words.count('long') > 1 or any(w in WIDE_TYPES for w in words):
-        return 'wide'
-    if words and all(w in SCALAR_TYPES for w in words):
-        return 'ok'
-    return 'unknown-type'
-
 
 def packed_in_text(text: str, line: int) -> bool:
     """'struct __packed S {' style, which the SmPL attribute rules miss."""
@@ -364,13 +338,6 @@ def subject_prefix(group: str) -> str:
 
 # ---------------------------------------------------------------- running
 
-def git(ksrc: str, *args: str, ok: Tuple[int, ...] = (0,)) -> str:
-    p = subprocess.run(['git', '-C', ksrc, *args], capture_output=True, text=True)
-    if p.returncode not in ok:
-        raise SystemExit(f'error: git {" ".join(args[:3])} failed in {ksrc}: {p.stderr.strip()}')
-    return p.stdout
-
-
 def grep_files(ksrc: str, patterns: Sequence[str], pathspecs: Sequence[str], fixed: bool = False) -> List[str]:
     """Files matching any of a few patterns."""
     with tempfile.NamedTemporaryFile('w', suffix='.pat') as pf:
@@ -444,19 +411,6 @@ class Outcome:
     out: str = ''
     failed: str = ''     # '' when spatch ran to the end
     unparsed: List[int] = field(default_factory=list)   # lines spatch could not parse (pass 2)
-
-
-def python_flag() -> List[str]:
-    """spatch's --python for this machine. At start-up spatch runs `python3`
-    (from PATH, through /bin/sh) several times to find libpython; behind a
-    pyenv shim that is some 500 processes, 0.3 s of every spatch run
-    (measured: an empty file took 0.46 s, 0.14 s with --python). Debian's
-    coccinelle depends on python3, so /usr/bin/python3 is there;
-    $SPATCH_PYTHON overrides, and an empty SPATCH_PYTHON passes nothing.
-    The interpreter only runs the script rules' print(), so it is not part
-    of any cache key."""
-    py = os.environ.get('SPATCH_PYTHON', '/usr/bin/python3')
-    return ['--python', py] if py and os.access(py, os.X_OK) else []
 
 
 def parse_errors(err: str) -> Tuple[Dict[str, List[str]], str]:
@@ -951,29 +905,6 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     return sites, [o for o in outs if o.failed], {o.path: o.unparsed for o in partial}
 
 
-def wrap_command(command: str, width: int = 72) -> List[str]:
-    """The command as shell lines of at most width columns (checkpatch
-    wants commit text under 75), continued with backslashes;
-    command_from_message() reads it back."""
-    lines, cur = [], '  '
-    for word in shlex.split(command):
-        w = shlex.quote(word)
-        if cur.strip() and len(cur) + 1 + len(w) + 2 > width:
-            lines.append(cur + ' \\')
-            cur = '    ' + w
-        else:
-            cur = cur + (' ' if cur.strip() else '') + w
-    return lines + [cur]
-
-
-def command_from_message(msg: str) -> List[str]:
-    """The argv after 'filled and run by' in a generated commit message."""
-    m = re.search(r'filled and run by\n((?:.*\\\n)*.*)\n', msg)
-    if not m:
-        raise ValueError('no "filled and run by" command in the message')
-    return shlex.split(m.group(1).replace('\\\n', ' '))
-
-
 def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
                    fields: Dict[Tuple[str, str, str], Field], command: str, reason: str) -> str:
     """Subject, why, which fields (and where they are read), the
@@ -1014,8 +945,7 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
         lines += [f'  {s.file}:{s.line} ({s.name})' for s in unparsed[:10]]
         if len(unparsed) > 10:
             lines.append(f'  and {len(unparsed) - 10} more')
-    lines += ['', 'Generated by: cocci/marked_store_fields.cocci.in, filled and run by',
-              *wrap_command(command), '(discovery: cocci/lockless_fields.cocci). Not edited by hand.']
+    lines += ['', *command_record(command)]
     return '\n'.join(lines) + '\n'
 
 

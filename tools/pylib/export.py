@@ -9,35 +9,14 @@ Does not: apply patches (tools/apply does, and tools/export --check calls it).
 
 import difflib
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import series  # noqa: E402
-
-
-def git(src: str, *args: str, env=None) -> str:
-    return subprocess.run(['git', '-C', src, *args], check=True, text=True,
-                          stdout=subprocess.PIPE, env=env).stdout
-
-
-def format_patch(src: str, base: str, base_commit: str, branch: str, out: Path) -> list:
-    rng = f'{base}..refs/heads/{branch}'
-    if not git(src, 'rev-list', rng).strip():
-        return []
-    name, email, date = git(src, 'log', '-1', '--format=%an%x00%ae%x00%aI',
-                            f'refs/heads/{branch}').rstrip('\n').split('\0')
-    env = dict(os.environ, GIT_CONFIG_GLOBAL='/dev/null', GIT_CONFIG_NOSYSTEM='1',
-               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
-               GIT_COMMITTER_DATE=date)
-    # The description lives in the work tree's own config, which stays read.
-    git(src, 'format-patch', '--quiet', '-o', str(out), '--zero-commit',
-        '--no-signature', '--full-index', '--subject-prefix=PATCH',
-        '--cover-letter', '--cover-from-description=subject',
-        f'--base={base_commit}', rng, env=env)
-    return sorted(p.name for p in out.glob('*.patch') if p.name != series.COVER)
+from afp.env import ENV  # noqa: E402
+from afp import series  # noqa: E402
+from afp.series import format_patch  # noqa: E402
 
 
 def main(argv) -> int:
@@ -45,11 +24,11 @@ def main(argv) -> int:
     if argv[1:] not in ([], ['--check']):
         print('usage: tools/export [--check]', file=sys.stderr)
         return 2
-    src, branch = os.environ['SRC'], os.environ['BRANCH']
-    patches = Path(os.environ['ROOT']) / 'patches'
+    src, branch = ENV['SRC'], ENV['BRANCH']
+    patches = Path(ENV['ROOT']) / 'patches'
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        names = format_patch(src, os.environ['BASE_TAG'], os.environ['BASE_COMMIT'],
+        names = format_patch(src, ENV['BASE_TAG'], ENV['BASE_COMMIT'],
                              branch, out)
         old_series = (patches / 'series').read_text() if (patches / 'series').exists() else ''
         (out / 'series').write_text(series.rewrite_series(old_series, names))

@@ -49,9 +49,11 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from afp import arch as afp_arch, kbuild  # noqa: E402
-import export  # noqa: E402
-import series  # noqa: E402
+from afp.env import ENV  # noqa: E402
+from afp import arch as afp_arch, kbuild, series  # noqa: E402
+from afp.kbuild import compilation_unit, first_error  # noqa: E402
+from afp.results import write_counts  # noqa: E402
+from afp.stamp import Stamp  # noqa: E402
 
 GATES = ['checkpatch', 'kernel-doc', 'codespell', 'shellcheck', 'sparse', 'W=1', 'bisect']
 BUILD_TIMEOUT = 3600
@@ -236,15 +238,6 @@ def compare_verdict(patched: List[str], base: Optional[List[str]]) -> Tuple[bool
     return True, detail
 
 
-def first_error(out: str) -> str:
-    lines = out.splitlines()
-    for pat in (r'\berror:', r'\bError\b', r'\*\*\*'):
-        hit = next((ln.strip() for ln in lines if re.search(pat, ln)), None)
-        if hit:
-            return hit
-    return next((ln.strip() for ln in reversed(lines) if ln.strip()), 'no output')
-
-
 def arch_skip(path: str, srcarch: str) -> Optional[str]:
     """Why PATH is not built for SRCARCH (None: it is)."""
     m = re.match(r'^arch/([^/]+)/', path)
@@ -359,16 +352,17 @@ class Ctx:
     salt: str = ''
     scratch: Path = field(default=Path())
     frag: Path = field(default=Path())
+    record: Optional[afp_arch.Arch] = None   # the arch as kunit/arch/ has it
 
     @classmethod
     def from_env(cls, spec: str, use_cache: bool = True) -> 'Ctx':
-        e = os.environ
+        e = ENV
         a = afp_arch.parse(spec)
         arch, make_arch, cross, cc = a.name, a.make_arch, a.cross, a.cc
         ctx = cls(root=Path(e['ROOT']), src=Path(e['SRC']), tip=e['TIP'], base=e['BASE'],
                   work=Path(e['WORK']), build=Path(e['BUILD']), results=Path(e['RESULTS']),
                   stamps=Path(e['STAMPS']), arch=arch, make_arch=make_arch, cross=cross, cc=cc,
-                  jobs=int(e.get('LINT_JOBS', '2')), use_cache=use_cache)
+                  jobs=int(e.get('LINT_JOBS', '2')), use_cache=use_cache, record=a)
         ctx.scratch = ctx.work / 'lint-src'
         ctx.frag = ctx.root / 'configs' / 'lint.config'
         ctx.salt = ctx.make_salt()
@@ -421,9 +415,9 @@ class Ctx:
         p.write_text(json.dumps({'key': key, 'status': status, 'detail': detail}) + '\n')
 
     def make(self, srctree: Path, out: Path, jobs: int = 0) -> List[str]:
-        argv = ['make', '-C', str(srctree), f'O={out}', f'ARCH={self.make_arch}',
-                f'CC={self.cc}', f'-j{jobs or self.jobs}']
-        return argv + ([f'CROSS_COMPILE={self.cross}'] if self.cross else [])
+        rec = self.record or afp_arch.Arch(self.arch, self.make_arch, self.cross, self.cc)
+        return [f'-j{jobs or self.jobs}' if a.startswith('-j') else a
+                for a in rec.make_argv(srctree, out)]
 
 
 def check(ctx: Ctx, gate: str, target: str, key: Optional[str],
@@ -551,11 +545,11 @@ def configure(ctx: Ctx, srctree: Path, out: Path, commit: str, verify: bool) -> 
     per commit and fragment; returns what was done, raises GateError."""
     frag = ctx.frag.read_text()
     key = f'{commit} {ctx.make_arch} {ctx.cross} {ctx.cc}\n{frag}'
-    stamp = out / '.lint-config-stamp'
-    if stamp.exists() and stamp.read_text() == key and (out / '.config').exists():
+    stamp = Stamp(out / '.lint-config-stamp', key, requires=[out / '.config'])
+    if stamp.fresh():
         return 'configured before'
     out.mkdir(parents=True, exist_ok=True)
-    stamp.unlink(missing_ok=True)
+    stamp.clear()
     make = ctx.make(srctree, out) + ['-s']
     env = tool_env(ARCH=ctx.make_arch)
     log = []
@@ -571,7 +565,7 @@ def configure(ctx: Ctx, srctree: Path, out: Path, commit: str, verify: bool) -> 
         if lost:
             raise GateError(f'configs/lint.config: {", ".join(lost)} not set after olddefconfig '
                             f'(missing dependency?) in {out}/.config')
-    stamp.write_text(key)
+    stamp.done()
     return 'configured'
 
 
@@ -604,22 +598,6 @@ def scratch_checkout(ctx: Ctx, commit: str) -> None:
 
 def in_tree(ctx: Ctx, commit: str, path: str) -> bool:
     return run(['git', '-C', str(ctx.src), 'cat-file', '-e', f'{commit}:{path}'])[0] == 0
-
-
-def compilation_unit(srctree: Path, path: str) -> str:
-    """The .c file kbuild compiles for PATH: PATH itself, or the sibling that
-    #includes it when its Makefile has no object for it (kernel/sched/ builds
-    completion.c, idle.c ... inside build_policy.c and build_utility.c)."""
-    p = srctree / path
-    makefile = p.parent / 'Makefile'
-    obj = p.stem + '.o'
-    if makefile.exists() and re.search(rf'(^|[\s=]){re.escape(obj)}\b', makefile.read_text(errors='replace'), re.M):
-        return path
-    include = re.compile(rf'^#\s*include\s+"{re.escape(p.name)}"', re.M)
-    for sib in sorted(p.parent.glob('*.c')):
-        if sib != p and include.search(sib.read_text(errors='replace')):
-            return str(sib.relative_to(srctree))
-    return path
 
 
 def object_diagnostics(ctx: Ctx, srctree: Path, out: Path, path: str,
@@ -781,13 +759,13 @@ def main(argv: List[str]) -> int:
     names = series.read_series(patches_dir)
     commits = git_lines(ctx, 'rev-list', '--reverse', f'{ctx.base}..{ctx.tip}')
     with tempfile.TemporaryDirectory(prefix='lint-export-') as tmp:
-        exported = export.format_patch(str(ctx.src), os.environ['BASE_TAG'],
-                                       os.environ['BASE_COMMIT'], os.environ['BRANCH'], Path(tmp))
+        exported = series.format_patch(str(ctx.src), ENV['BASE_TAG'],
+                                       ENV['BASE_COMMIT'], ENV['BRANCH'], Path(tmp))
         bad = series_mismatch({n: (Path(tmp) / n).read_bytes() for n in exported},
                               {n: (patches_dir / n).read_bytes() for n in names
                                if (patches_dir / n).exists()}, names)
     if bad or len(commits) != len(names):
-        raise SystemExit(f'error: branch {os.environ["BRANCH"]} in {ctx.src} is not patches/ '
+        raise SystemExit(f'error: branch {ENV["BRANCH"]} in {ctx.src} is not patches/ '
                          f'byte for byte ({", ".join(bad) or "commit count"}); nothing was '
                          f'checked.\n  Run \'make apply\' (or \'make export\' if the branch '
                          f'is newer), then rerun.')
@@ -829,7 +807,7 @@ def main(argv: List[str]) -> int:
     print(table(results))
     print(f'total {time.monotonic() - t0:.1f}s; full output of each target that ran: '
           f'{ctx.results / "lint"}/')
-    out_json.write_text(json.dumps(counts) + '\n')
+    write_counts(out_json, **counts)
     print(tally_line(counts))
     return 0 if counts['failed'] == 0 and counts['passed'] > 0 else 1
 

@@ -3,8 +3,8 @@
 and (--bloat) compare each object's size before and after them.
 
 The files are those changed by the series commits whose message records a
-tools/convert command (check_generated.generated()). Each .c file is
-built as its compilation unit (lint.compilation_unit(): kernel/sched/'s
+tools/convert command (generated()). Each .c file is
+built as its compilation unit (compilation_unit(): kernel/sched/'s
 build_policy.c includes idle.c ...), in a defconfig + configs/objects.config
 build per arch ($BUILD/objects-ARCH), all units in one make call. A file
 counts as covered when the .cmd file of a unit that was built lists it as
@@ -34,21 +34,20 @@ from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import check_generated  # noqa: E402
+from afp.env import ENV  # noqa: E402
 from afp import arch as afp_arch, kbuild  # noqa: E402
-import lint  # noqa: E402
+from afp.generated import generated  # noqa: E402
+from afp.git import git, worktree_at  # noqa: E402
+from afp.kbuild import compilation_unit, first_error  # noqa: E402
+from afp.results import write_counts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 FRAG = ROOT / 'configs' / 'objects.config'
 
 
-def git(tree: str, *args: str) -> str:
-    return check_generated.git(tree, *args)
-
-
 def converted_files(src: str, base: str, branch: str) -> Tuple[List[str], str]:
     """Files the generated commits change, and the commit before the first."""
-    gen = check_generated.generated(src, base, branch)
+    gen = generated(src, base, branch)
     if not gen:
         return [], ''
     files = set()
@@ -62,12 +61,12 @@ def required_options(frag: Path) -> List[str]:
 
 
 def units_for(tree: Path, files: Sequence[str]) -> List[str]:
-    return sorted({lint.compilation_unit(tree, f) for f in files if f.endswith('.c')})
+    return sorted({compilation_unit(tree, f) for f in files if f.endswith('.c')})
 
 
 def build_units(spec: str, tree: str, name: str, commit: str, units: Sequence[str]) -> Tuple[Path, int, str]:
     a = afp_arch.parse(spec)
-    out = kbuild.prepare_build(a, tree, os.environ['BUILD'], str(FRAG), commit, ROOT,
+    out = kbuild.prepare_build(a, tree, ENV['BUILD'], str(FRAG), commit, ROOT,
                                      name=name, base='defconfig', final='prepare',
                                      require=required_options(FRAG))
     make = a.make_argv(tree, out)
@@ -108,12 +107,12 @@ def bloat(spec: str, before: Path, after: Path, units: Sequence[str], src: str) 
 def main(argv: List[str]) -> int:
     do_bloat = '--bloat' in argv
     specs = [a for a in argv[1:] if a != '--bloat']
-    src, work, results = os.environ['SRC'], os.environ['WORK'], Path(os.environ['RESULTS'])
-    files, before_commit = converted_files(src, os.environ['BASE_TAG'], os.environ['BRANCH'])
+    src, work, results = ENV['SRC'], ENV['WORK'], Path(ENV['RESULTS'])
+    files, before_commit = converted_files(src, ENV['BASE_TAG'], ENV['BRANCH'])
     results.mkdir(parents=True, exist_ok=True)
     if not files:
         print('objects: FAIL: the series has no generated patch, so nothing to build')
-        (results / 'objects.counts.json').write_text('{"passed": 0, "failed": 1, "skipped": 0}\n')
+        write_counts(results / 'objects.counts.json', 0, 1)
         return 1
     tip = git(src, 'rev-parse', 'HEAD').strip()
     units = units_for(Path(src), files)
@@ -130,20 +129,20 @@ def main(argv: List[str]) -> int:
         print(f'  built in {time.monotonic() - t0:.0f}s (exit {rc}); log {results}/objects-{arch}.log', flush=True)
         for f in files:
             if rc:
-                rows.append((f, arch, 'FAIL', lint.first_error(log)[:160]))
+                rows.append((f, arch, 'FAIL', first_error(log)[:160]))
             elif covered(out, units, f):
                 rows.append((f, arch, 'PASS', 'compiled'))
             else:
                 rows.append((f, arch, 'NOT COVERED', 'no unit built here compiles it'))
         if do_bloat and not rc:
             tree = os.path.join(work, 'objects-before')
-            check_generated.worktree_at(src, tree, before_commit)
+            worktree_at(src, tree, before_commit)
             t0 = time.monotonic()
             bout, brc, blog = build_units(spec, tree, 'objects-before', git(src, 'rev-parse', before_commit).strip(),
                                           units)
             print(f'  before the generated patches: built in {time.monotonic() - t0:.0f}s (exit {brc})', flush=True)
             if brc:
-                raise SystemExit(f'error: the tree before the generated patches does not build: {lint.first_error(blog)}')
+                raise SystemExit(f'error: the tree before the generated patches does not build: {first_error(blog)}')
             bloat_out[arch] = bloat(spec, bout, out, units, src)
     w = max(len(f) for f in files)
     print(f'\n{"file":<{w}}  {"arch":<7}  {"status":<11}  detail')
@@ -151,7 +150,7 @@ def main(argv: List[str]) -> int:
         print(f'{f:<{w}}  {arch:<7}  {status:<11}  {detail}')
     counts = {'passed': sum(r[2] == 'PASS' for r in rows), 'failed': sum(r[2] == 'FAIL' for r in rows),
               'skipped': sum(r[2] == 'NOT COVERED' for r in rows)}
-    (results / 'objects.counts.json').write_text(json.dumps(counts) + '\n')
+    write_counts(results / 'objects.counts.json', **counts)
     if do_bloat:
         (results / 'bloat.json').write_text(json.dumps(bloat_out, indent=1) + '\n')
     print(f'objects: {counts["passed"]} passed, {counts["failed"]} failed'

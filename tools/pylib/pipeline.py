@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import kunit_counts  # noqa: E402
+from afp.env import ENV  # noqa: E402
+from afp import results as afp_results  # noqa: E402
 
 
 @dataclass
@@ -103,11 +104,11 @@ def steps_for(pipeline: str, root: str, results: str, arches: str = 'default') -
     raise SystemExit(f'error: unknown pipeline {pipeline!r}; use main or test')
 
 
-def counts_of(step: Step) -> Optional[kunit_counts.Counts]:
+def counts_of(step: Step) -> Optional[afp_results.Counts]:
     """The step's counts from its JSON file, None when there is none."""
     try:
-        return (kunit_counts.load(step.kunit_json) if step.kunit_json
-                else kunit_counts.load_counts(step.counts_json))
+        return (afp_results.load(step.kunit_json) if step.kunit_json
+                else afp_results.load_counts(step.counts_json))
     except (OSError, ValueError):
         return None
 
@@ -156,7 +157,7 @@ def run(steps: List[Step], times_json: Optional[str] = None) -> int:
     kunit = [(s.label.replace(' (QEMU)', '').replace('kunit ', ''), s.kunit_json)
              for s in steps if s.kunit_json and s.counted]
     if kunit:
-        table = kunit_counts.suites_table(kunit)
+        table = afp_results.suites_table(kunit)
         print('\nKUnit suites, per arch and compiler:\n' + table)
         if times_json:
             with open(times_json.replace('.json', '-kunit-suites.md'), 'w') as f:
@@ -180,9 +181,9 @@ def main(argv: List[str]) -> int:
     if len(argv) != 2:
         print('usage: tools/run main|test', file=sys.stderr)
         return 2
-    results = os.environ['RESULTS']
+    results = ENV['RESULTS']
     os.makedirs(results, exist_ok=True)
-    return run(steps_for(argv[1], os.environ['ROOT'], results, os.environ.get('ARCHES') or 'default'),
+    return run(steps_for(argv[1], ENV['ROOT'], results, os.environ.get('ARCHES') or 'default'),
                os.path.join(results, f'pipeline-{argv[1]}.json'))
 
 

@@ -21,17 +21,18 @@ atomicity on hardware that tears an aligned access (none the kernel
 supports).
 """
 
-import json
 import os
 import re
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from afp.env import ENV  # noqa: E402
 from afp import arch as afp_arch, codegen, kbuild  # noqa: E402
+from afp.results import write_counts  # noqa: E402
 
 X86_REGS = {
     1: 'al bl cl dl ah bh ch dh sil dil bpl spl r8b r9b r10b r11b r12b r13b r14b r15b',
@@ -217,7 +218,7 @@ def run_arch(spec: str, env) -> Tuple[int, int, List[str]]:
 
 
 def main(argv: List[str]) -> int:
-    env = os.environ
+    env = ENV
     specs = argv[1:]
     results = Path(env['RESULTS'])
     results.mkdir(parents=True, exist_ok=True)
@@ -237,8 +238,7 @@ def main(argv: List[str]) -> int:
     (results / 'single-access.md').write_text('\n'.join(table) + '\n')
     print(f'single-access: {total_p} passed, {total_f} failed, {total_s} skipped; '
           f'table in {results}/single-access.md')
-    (results / 'single-access.counts.json').write_text(
-        json.dumps({'passed': total_p, 'failed': total_f, 'skipped': total_s}) + '\n')
+    write_counts(results / 'single-access.counts.json', total_p, total_f, total_s)
     return 0 if total_f == 0 and total_p > 0 else 1
 
 

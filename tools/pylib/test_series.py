@@ -6,8 +6,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-import kunit_counts
-import series
+from afp import results as kunit_counts
+import kunit_counts as kunit_counts_cli
+from afp import series
 
 COVER = """From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: A U Thor <a@example.org>
@@ -81,8 +82,8 @@ class KunitCountsTest(unittest.TestCase):
         with tempfile.NamedTemporaryFile('w', suffix='.json') as f:
             json.dump({'name': 'KUnit Test Group', 'test_cases': [], 'sub_groups': []}, f)
             f.flush()
-            self.assertEqual(kunit_counts.main(['x', f.name]), 1)
-        self.assertEqual(kunit_counts.main(['x', '/nonexistent.json']), 1)
+            self.assertEqual(kunit_counts_cli.main(['x', f.name]), 1)
+        self.assertEqual(kunit_counts_cli.main(['x', '/nonexistent.json']), 1)
 
 
 if __name__ == '__main__':

@@ -17,6 +17,7 @@ import re
 from typing import List, Sequence, Union
 
 from .arch import Arch
+from .stamp import Stamp
 
 
 def config_steps(make: List[str], srctree, out: Path, frag: Union[str, Path, Sequence],
@@ -46,13 +47,14 @@ def prepare_build(arch: Arch, src, build, frag, tip, root,
     arch's fragments enable, is missing from the merged .config."""
     frags = arch.fragments(root, frag)
     out = Path(build) / f'{name}-{arch.name}'
-    stamp = out / f'.{name}-stamp'
     key = (f'{tip} {arch.make_arch} {arch.cross} {arch.cc} {base} {final}\n'
            + ''.join(f.read_text() for f in frags) + ' '.join(arch.make_options))
-    if stamp.exists() and stamp.read_text() == key:
+    stamp = Stamp(out / f'.{name}-stamp', key)
+    if stamp.fresh():
         print(f'  build dir {out}: prepared for this series tip')
         return out
     out.mkdir(parents=True, exist_ok=True)
+    stamp.clear()
     make = arch.make_argv(src, out)
     make.insert(1, '-s')
     env = dict(os.environ, ARCH=arch.make_arch)
@@ -69,5 +71,30 @@ def prepare_build(arch: Arch, src, build, frag, tip, root,
     missing = [o for o in require if o not in config]
     if missing:
         raise SystemExit(f'error: {out}/.config lacks {missing} after merge_config.sh')
-    stamp.write_text(key)
+    stamp.done()
     return out
+
+
+def first_error(out: str) -> str:
+    lines = out.splitlines()
+    for pat in (r'\berror:', r'\bError\b', r'\*\*\*'):
+        hit = next((ln.strip() for ln in lines if re.search(pat, ln)), None)
+        if hit:
+            return hit
+    return next((ln.strip() for ln in reversed(lines) if ln.strip()), 'no output')
+
+
+def compilation_unit(srctree: Path, path: str) -> str:
+    """The .c file kbuild compiles for PATH: PATH itself, or the sibling that
+    #includes it when its Makefile has no object for it (kernel/sched/ builds
+    completion.c, idle.c ... inside build_policy.c and build_utility.c)."""
+    p = srctree / path
+    makefile = p.parent / 'Makefile'
+    obj = p.stem + '.o'
+    if makefile.exists() and re.search(rf'(^|[\s=]){re.escape(obj)}\b', makefile.read_text(errors='replace'), re.M):
+        return path
+    include = re.compile(rf'^#\s*include\s+"{re.escape(p.name)}"', re.M)
+    for sib in sorted(p.parent.glob('*.c')):
+        if sib != p and include.search(sib.read_text(errors='replace')):
+            return str(sib.relative_to(srctree))
+    return path
