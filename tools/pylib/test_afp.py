@@ -68,6 +68,24 @@ class ArchTest(unittest.TestCase):
 
 
 class GitTest(unittest.TestCase):
+    def test_worktree_is_reset_to_the_commit_every_time(self):
+        with tempfile.TemporaryDirectory() as d:
+            src, tree = Path(d, 'src'), Path(d, 'wt')
+            src.mkdir()
+            g = ['-c', 'user.name=t', '-c', 'user.email=t@t']
+            git.git(src, 'init', '-q')
+            commits = []
+            for n in ('1', '2'):
+                Path(src, 'f').write_text(n)
+                git.git(src, 'add', 'f')
+                git.git(src, *g, 'commit', '-qm', n)
+                commits.append(git.git(src, 'rev-parse', 'HEAD').strip())
+            git.worktree_at(src, tree, commits[1])
+            Path(tree, 'f').write_text('left over')
+            git.worktree_at(src, tree, commits[0])
+            self.assertEqual(Path(tree, 'f').read_text(), '1')
+            self.assertEqual(git.git(tree, 'rev-parse', 'HEAD').strip(), commits[0])
+
     def test_failure_is_one_line_naming_the_repo(self):
         with tempfile.TemporaryDirectory() as d:
             with self.assertRaises(SystemExit) as e:

@@ -4,7 +4,7 @@
 Guarantees: git() runs 'git -C REPO ARGS', returns its stdout, and on an exit
 status outside OK stops the tool with one line naming the command, the repo
 and git's own message (never a Python traceback); worktree_at() makes a
-detached worktree once and leaves an existing one alone.
+detached worktree once and resets it to the commit asked for every time.
 Does not: commit, reset or check out anything in a tree it was not handed.
 """
 
@@ -22,7 +22,10 @@ def git(repo, *args: str, ok: Sequence[int] = (0,), env: Optional[Dict[str, str]
 
 
 def worktree_at(src, tree, commit: str) -> None:
-    """A detached worktree of SRC at COMMIT in TREE, made once."""
+    """TREE, a detached worktree of SRC (made once), checked out at COMMIT
+    with nothing else in it: whatever an earlier run left there is reset."""
     if not Path(tree, '.git').exists():
         git(src, 'worktree', 'prune')
         git(src, 'worktree', 'add', '--detach', '--force', str(tree), commit)
+    git(tree, 'checkout', '--quiet', '--detach', '--force', commit)
+    git(tree, 'reset', '--quiet', '--hard', commit)
