@@ -8,10 +8,12 @@ one test ran and none failed.
 Does not: need a kernel tree or build anything.
 """
 
-import json
 import sys
 import unittest
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from afp.results import write_counts  # noqa: E402
 
 
 def main(argv):
@@ -25,8 +27,7 @@ def main(argv):
     failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
     skipped = len(result.skipped)
     passed = result.testsRun - failed - skipped
-    Path(argv[1]).write_text(json.dumps({'passed': passed, 'failed': failed,
-                                         'skipped': skipped}) + '\n')
+    write_counts(argv[1], passed, failed, skipped)
     print(f'selftest: {passed} passed, {failed} failed' + (f', {skipped} skipped' if skipped else ''))
     return 0 if result.testsRun and not failed else 1
 
