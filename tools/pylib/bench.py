@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
 from afp import codegen as afp_codegen  # noqa: E402
 from afp import arch as afp_arch, kbuild  # noqa: E402
+from afp.results import markdown_table  # noqa: E402
 from afp.spatch import python_flag  # noqa: E402
 
 
@@ -253,10 +254,11 @@ def conversion_speed(env) -> str:
              f'{os.cpu_count()} CPUs. tools/convert always discovers over the whole tree (pass 1), then '
              'runs the store pass on the scope; CPU is user+system of all processes. make coccicheck '
              f'is too slow for the large scope, so both run on {" ".join(small)} too.', '',
-             '| run | scope | exit | wall | CPU minutes | scope .c files / s |', '|---|---|---|---|---|---|']
-    for k, (label, rc, wall, cpu, n) in enumerate(rows):
-        where = ' '.join(scope if k < 2 else small)
-        lines.append(f'| {label} | {where} | {rc} | {wall:.0f}s | {cpu / 60:.1f} | {n / wall:.1f} |')
+             ]
+    lines += markdown_table(('run', 'scope', 'exit', 'wall', 'CPU minutes', 'scope .c files / s'),
+                            [(label, ' '.join(scope if k < 2 else small), rc, f'{wall:.0f}s',
+                              f'{cpu / 60:.1f}', f'{n / wall:.1f}')
+                             for k, (label, rc, wall, cpu, n) in enumerate(rows)])
     if counts:
         lines += ['', f"Large scope: {counts.get('fields_typed')} typed fields read locklessly "
                   f"({counts.get('fields_convertible')} convertible), {counts.get('stores_converted')} stores "
@@ -316,11 +318,13 @@ def pipeline_times(env) -> str:
     wrc, wwall, warm = pipeline_once(env, work, 'warm')
     lines = [title, '', f'WORK={work}, emptied first; {os.cpu_count()} CPUs. Cold: tarball extracted, '
              'empty ccache and Coccinelle cache; warm: the same command again.', '',
-             '| stage | cold | warm |', '|---|---|---|']
-    for stage in list(dict.fromkeys([*cold, *warm])):
-        c, w = cold.get(stage), warm.get(stage)
-        lines.append(f'| {stage} | {"-" if c is None else f"{c:.0f}s"} | {"-" if w is None else f"{w:.0f}s"} |')
-    lines.append(f'| **whole command** (exit {crc} / {wrc}) | **{cwall / 60:.1f} min** | **{wwall / 60:.1f} min** |')
+             ]
+    secs = lambda t: '-' if t is None else f'{t:.0f}s'  # noqa: E731
+    rows = [(stage, secs(cold.get(stage)), secs(warm.get(stage)))
+            for stage in dict.fromkeys([*cold, *warm])]
+    rows.append((f'**whole command** (exit {crc} / {wrc})', f'**{cwall / 60:.1f} min**',
+                 f'**{wwall / 60:.1f} min**'))
+    lines += markdown_table(('stage', 'cold', 'warm'), rows)
     return '\n'.join(lines)
 
 

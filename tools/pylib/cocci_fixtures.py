@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from afp.env import ENV  # noqa: E402
 from afp.results import write_counts  # noqa: E402
 from afp.spatch import python_flag  # noqa: E402
 
@@ -119,7 +120,7 @@ def main(argv: List[str]) -> int:
     ap = argparse.ArgumentParser(prog='tools/cocci-fixtures')
     ap.add_argument('names', nargs='*', help='fixture names (default: all)')
     ap.add_argument('--update', action='store_true', help='rewrite expectations from the output')
-    ap.add_argument('--results', default=os.environ.get('RESULTS', ''))
+    ap.add_argument('--results', default=ENV.get('RESULTS', ''))
     a = ap.parse_args(argv)
     fixtures = sorted(TESTS.glob('*.c'))
     if a.names:

@@ -39,6 +39,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.generated import command_from_message, command_record  # noqa: E402,F401
+from afp.env import ENV  # noqa: E402
 from afp.git import git  # noqa: E402
 from afp.member_kind import member_kind  # noqa: E402
 from afp.spatch import python_flag  # noqa: E402
@@ -684,7 +685,7 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
 def parse_args(argv: List[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog='tools/convert', description=__doc__.split('\n')[0])
     ap.add_argument('paths', nargs='*', help='conversion scope (default: the whole tree)')
-    ap.add_argument('--ksrc', default=os.environ.get('KSRC') or os.environ.get('SRC'), help='kernel git tree')
+    ap.add_argument('--ksrc', default=ENV.get('KSRC') or ENV.get('SRC'), help='kernel git tree')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--timeout', type=int, default=120, help='seconds per file and spatch pass')
     ap.add_argument('--discover-in', action='append', default=[], metavar='PATH',
@@ -705,9 +706,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     ap.add_argument('--reason-file', metavar='FILE',
                     help='a paragraph (wrapped text) for the commit messages: why named fields are shared')
     ap.add_argument('--retry-failed', action='store_true', help='rerun files that timed out before')
-    ap.add_argument('--cache', default=os.path.join(os.environ.get('WORK', '/tmp'), 'cache', 'convert'))
+    ap.add_argument('--cache', default=os.path.join(ENV.get('WORK', '/tmp'), 'cache', 'convert'))
     ap.add_argument('--no-cache', action='store_true')
-    ap.add_argument('--results', default=os.path.join(os.environ.get('RESULTS', '/tmp'), 'convert'))
+    ap.add_argument('--results', default=os.path.join(ENV.get('RESULTS', '/tmp'), 'convert'))
     return ap.parse_args(argv)
 
 

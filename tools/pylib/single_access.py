@@ -32,7 +32,9 @@ from typing import List, Optional, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
 from afp import arch as afp_arch, codegen, kbuild  # noqa: E402
-from afp.results import write_counts  # noqa: E402
+from afp.results import markdown_table, write_counts  # noqa: E402
+
+HEADER = ('arch', 'type', 'accessor', 'verdict', 'the access')
 
 X86_REGS = {
     1: 'al bl cl dl ah bh ch dh sil dil bpl spl r8b r9b r10b r11b r12b r13b r14b r15b',
@@ -213,7 +215,7 @@ def run_arch(spec: str, env) -> Tuple[int, int, List[str]]:
                                  twin=funcs.get(f'bench_ref_{tslug}_{aslug}'))
             n[verdict] += 1
             shown = '**FAIL**' if verdict == 'FAIL' else verdict
-            rows.append(f'| {arch} | {tslug} | {aslug} | {shown} | `{why}` |')
+            rows.append((arch, tslug, aslug, shown, f'`{why}`'))
     return n['PASS'], n['FAIL'], n['SKIPPED'], rows
 
 
@@ -222,7 +224,7 @@ def main(argv: List[str]) -> int:
     specs = argv[1:]
     results = Path(env['RESULTS'])
     results.mkdir(parents=True, exist_ok=True)
-    table = ['| arch | type | accessor | verdict | the access |', '|---|---|---|---|---|']
+    table: List[tuple] = []
     total_p = total_f = total_s = 0
     for i, spec in enumerate(specs, 1):
         t0 = time.monotonic()
@@ -232,10 +234,10 @@ def main(argv: List[str]) -> int:
         total_p, total_f, total_s = total_p + p, total_f + f, total_s + sk
         table += rows
         print(f'  {arch}: {p} passed, {f} failed, {sk} skipped ({time.monotonic() - t0:.0f}s)', flush=True)
-        for r in rows:
-            if 'FAIL' in r or 'SKIPPED' in r:
-                print('  ' + r)
-    (results / 'single-access.md').write_text('\n'.join(table) + '\n')
+        for line in markdown_table(HEADER, rows)[2:]:
+            if 'FAIL' in line or 'SKIPPED' in line:
+                print('  ' + line)
+    (results / 'single-access.md').write_text('\n'.join(markdown_table(HEADER, table)) + '\n')
     print(f'single-access: {total_p} passed, {total_f} failed, {total_s} skipped; '
           f'table in {results}/single-access.md')
     write_counts(results / 'single-access.counts.json', total_p, total_f, total_s)

@@ -13,7 +13,7 @@ Does not: parse kernel logs; kunit.py's own parser produced the file.
 import json
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import List, Union
+from typing import Iterable, List, Sequence, Union
 
 
 @dataclass
@@ -58,19 +58,25 @@ def by_suite(path: str) -> List[tuple]:
             for g in top.get('sub_groups', [])]
 
 
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> List[str]:
+    """The lines of a Markdown table: header, rule, one line per row. Every
+    table a tool writes into \$RESULTS goes through here."""
+    return (['| ' + ' | '.join(header) + ' |', '|' + '---|' * len(header)]
+            + ['| ' + ' | '.join(str(c) for c in row) + ' |' for row in rows])
+
+
 def suites_table(results: List[tuple]) -> str:
     """Markdown: one row per (label, suite) from (label, kunit.py JSON path)
     pairs; a label whose file is missing or unreadable says so."""
-    lines = ['| arch (compiler) | suite | passed | failed | skipped |', '|---|---|---|---|---|']
+    rows = []
     for label, path in results:
         try:
             suites = by_suite(path)
         except (OSError, ValueError):
-            lines.append(f'| {label} | (no results) | - | - | - |')
+            rows.append((label, '(no results)', '-', '-', '-'))
             continue
-        for name, c in suites:
-            lines.append(f'| {label} | {name} | {c.passed} | {c.failed} | {c.skipped} |')
-    return '\n'.join(lines)
+        rows += [(label, name, c.passed, c.failed, c.skipped) for name, c in suites]
+    return '\n'.join(markdown_table(('arch (compiler)', 'suite', 'passed', 'failed', 'skipped'), rows))
 
 
 def load_counts(path: str) -> Counts:
