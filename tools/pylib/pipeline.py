@@ -183,7 +183,7 @@ def main(argv: List[str]) -> int:
         return 2
     results = ENV['RESULTS']
     os.makedirs(results, exist_ok=True)
-    return run(steps_for(argv[1], ENV['ROOT'], results, os.environ.get('ARCHES') or 'default'),
+    return run(steps_for(argv[1], ENV['ROOT'], results, ENV.get('ARCHES') or 'default'),
                os.path.join(results, f'pipeline-{argv[1]}.json'))
 
 

@@ -9,6 +9,8 @@ Does not: run spatch.
 import os
 from typing import List
 
+from .env import ENV
+
 
 def python_flag() -> List[str]:
     """spatch's --python for this machine. At start-up spatch runs `python3`
@@ -19,5 +21,5 @@ def python_flag() -> List[str]:
     $SPATCH_PYTHON overrides, and an empty SPATCH_PYTHON passes nothing.
     The interpreter only runs the script rules' print(), so it is not part
     of any cache key."""
-    py = os.environ.get('SPATCH_PYTHON', '/usr/bin/python3')
+    py = ENV.get('SPATCH_PYTHON', '/usr/bin/python3')
     return ['--python', py] if py and os.access(py, os.X_OK) else []
