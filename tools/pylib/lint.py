@@ -369,8 +369,13 @@ class Ctx:
         return ctx
 
     @property
+    def arch_rec(self) -> afp_arch.Arch:
+        """The arch record (tests build a Ctx from the plain fields)."""
+        return self.record or afp_arch.Arch(self.arch, self.make_arch, self.cross, self.cc)
+
+    @property
     def srcarch(self) -> str:
-        return 'x86' if self.make_arch in ('x86_64', 'i386') else self.make_arch
+        return self.arch_rec.family
 
     def make_salt(self) -> str:
         """Inputs every cached verdict depends on besides its own."""
@@ -415,9 +420,8 @@ class Ctx:
         p.write_text(json.dumps({'key': key, 'status': status, 'detail': detail}) + '\n')
 
     def make(self, srctree: Path, out: Path, jobs: int = 0) -> List[str]:
-        rec = self.record or afp_arch.Arch(self.arch, self.make_arch, self.cross, self.cc)
         return [f'-j{jobs or self.jobs}' if a.startswith('-j') else a
-                for a in rec.make_argv(srctree, out)]
+                for a in self.arch_rec.make_argv(srctree, out)]
 
 
 def check(ctx: Ctx, gate: str, target: str, key: Optional[str],

@@ -42,8 +42,8 @@ class Arch:
         """A binutils tool of this arch (objdump, nm)."""
         return f'{self.cross}{name}'
 
-    def make_argv(self, src, out=None) -> List[str]:
-        argv = ['make', '-C', str(src)] + ([f'O={out}'] if out else [])
+    def make_argv(self, src, out=None, silent: bool = False) -> List[str]:
+        argv = ['make'] + (['-s'] if silent else []) + ['-C', str(src)] + ([f'O={out}'] if out else [])
         argv += [f'ARCH={self.make_arch}', f'CC={self.cc}', f'-j{os.cpu_count() or 1}']
         if self.cross:
             argv.append(f'CROSS_COMPILE={self.cross}')

@@ -11,9 +11,9 @@ Does not: build anything beyond the FINAL target it is given.
 """
 
 import os
+import re
 import subprocess
 from pathlib import Path
-import re
 from typing import List, Sequence, Union
 
 from .arch import Arch
@@ -55,8 +55,7 @@ def prepare_build(arch: Arch, src, build, frag, tip, root,
         return out
     out.mkdir(parents=True, exist_ok=True)
     stamp.clear()
-    make = arch.make_argv(src, out)
-    make.insert(1, '-s')
+    make = arch.make_argv(src, out, silent=True)
     env = dict(os.environ, ARCH=arch.make_arch)
     steps = config_steps(make, src, out, frags, base) + [make + [final]]
     require = list(require) + [o for f in frags[1:] for o in enabled(f)]
