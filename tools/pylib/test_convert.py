@@ -123,21 +123,25 @@ class NamedFieldTest(unittest.TestCase):
         self.defs = cv.Defs(cv.parse_decls(DECLS))
 
     def test_spec(self):
-        self.assertEqual(cv.parse_field_spec('file.f_flags'), ('file', 'f_flags'))
-        self.assertEqual(cv.parse_field_spec('struct file.f_flags'), ('file', 'f_flags'))
+        self.assertEqual(cv.parse_field_spec('file.f_flags'), ('file', 'f_flags', ''))
+        self.assertEqual(cv.parse_field_spec('struct file.f_flags'), ('file', 'f_flags', ''))
+        self.assertEqual(cv.parse_field_spec('file.f_flags@fs/read_write.c:42'),
+                         ('file', 'f_flags', 'fs/read_write.c:42'))
         with self.assertRaises(SystemExit):
             cv.parse_field_spec('f_flags')
 
     def test_named_field_keeps_only_named_and_adds_unread_ones(self):
         reads = [cv.Read(True, 'foo', 'a', 'fs/x.c', 18), cv.Read(True, 'foo', 'bits', 'fs/x.c', 19)]
         fields = cv.shared_fields(reads, self.defs)
-        got = cv.named_fields([('foo', 'a'), ('foo', 'arr'), ('pk', 'x'), ('nosuch', 'y')], fields, self.defs)
+        got = cv.named_fields([('foo', 'a', ''), ('foo', 'arr', ''), ('pk', 'x', 'pk.c:3'), ('nosuch', 'y', '')],
+                             fields, self.defs)
         by = {(f.struct, f.name): f for f in got.values()}
         self.assertEqual(set(by), {('foo', 'a'), ('foo', 'arr'), ('pk', 'x'), ('nosuch', 'y')})
         self.assertEqual(by[('foo', 'a')].readers, ['fs/x.c:18'])    # discovered: its reader
         self.assertEqual(by[('foo', 'arr')].readers, ['named'])
         self.assertEqual(by[('foo', 'arr')].kind, 'array')            # classified like any other
         self.assertEqual(by[('pk', 'x')].kind, 'packed')
+        self.assertEqual(by[('pk', 'x')].readers, ['pk.c:3'])        # the reader the option named
         self.assertEqual(by[('nosuch', 'y')].kind, 'struct-definition-not-found')
 
 
@@ -268,22 +272,38 @@ class PythonFlagTest(unittest.TestCase):
 class CommitMessageTest(unittest.TestCase):
     def test_message_lists_fields_rmw_and_command(self):
         defs = cv.Defs(cv.parse_decls(DECLS))
-        fields = cv.named_fields([('foo', 'a')], {}, defs)
+        fields = cv.named_fields([('foo', 'a', '')], {}, defs)
         sites = [cv.Site('store', 'foo', 'a', 'fs/x.c', 3), cv.Site('store', 'foo', 'a', 'fs/x.c', 9),
                  cv.Site('rmw', '?', 'a', 'fs/y.c', 5), cv.Site('rmw', '?', 'a', 'mm/z.c', 5)]
         msg = cv.commit_message('fs', ['fs/x.c'], sites, fields, 'tools/convert --field foo.a fs', 'Why.')
         self.assertTrue(msg.startswith('fs: use atomic_store_relaxed_from_ptr()'))
         self.assertIn('\nWhy.\n', msg)
-        self.assertIn('  struct foo::a: 2 stores\n    named on the command line\n', msg)
+        self.assertIn('  struct foo::a, named on the command line:\n    fs/x.c:3, store\n    fs/x.c:9, store\n', msg)
         self.assertIn('  fs/y.c:5 (a)', msg)
+        self.assertNotIn('lock held keeps its plain', msg)
         self.assertNotIn('mm/z.c', msg)
         self.assertIn('  tools/convert --field foo.a fs\n', msg)
         self.assertEqual(cv.command_from_message(msg), ['tools/convert', '--field', 'foo.a', 'fs'])
         self.assertNotIn('could not parse', msg)
 
+    def test_message_justifies_each_site_and_lists_those_left(self):
+        defs = cv.Defs(cv.parse_decls(DECLS))
+        fields = cv.named_fields([('foo', 'a', 'fs/r.c:12')], {}, defs)
+        sites = [cv.Site('rmw-store', 'foo', 'a', 'fs/x.c', 3, 'f->lock (spin_lock())'),
+                 cv.Site('store', 'foo', 'a', 'fs/x.c', 7, 'f->lock (spin_lock())'),
+                 cv.Site('left:fresh', 'foo', 'a', 'fs/x.c', 9, 'f = kzalloc() in new()'),
+                 cv.Site('left:init', 'foo', 'a', 'mm/z.c', 5, '__init z()')]
+        msg = cv.commit_message('fs', ['fs/x.c'], sites, fields, 'tools/convert fs', '')
+        self.assertIn('  struct foo::a, read locklessly at fs/r.c:12:\n'
+                      '    fs/x.c:3, read-modify-write under f->lock (spin_lock())\n'
+                      '    fs/x.c:7, store, under f->lock (spin_lock())\n', msg)
+        self.assertIn('lock held keeps its plain', msg)
+        self.assertIn('  fs/x.c:9 (a: fresh, f = kzalloc() in new())\n', msg)
+        self.assertNotIn('mm/z.c', msg)
+
     def test_message_lists_unparsed_stores_of_its_subsystem(self):
         defs = cv.Defs(cv.parse_decls(DECLS))
-        fields = cv.named_fields([('foo', 'a')], {}, defs)
+        fields = cv.named_fields([('foo', 'a', '')], {}, defs)
         sites = [cv.Site('store', 'foo', 'a', 'fs/x.c', 3), cv.Site('unparsed-store', '?', 'a', 'fs/x.c', 40),
                  cv.Site('unparsed-store', '?', 'a', 'mm/z.c', 7)]
         msg = cv.commit_message('fs', ['fs/x.c'], sites, fields, 'tools/convert fs', '')

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A C text scanner for what spatch could not parse or does not see.
+
+Where spatch drops code it cannot parse, these find the marked loads and
+the stores to given field names in the lines it names (locate()), so they
+are reported rather than lost; and they blank __attribute__((...)) so the
+definitions pass sees structs spatch 1.1.1 would drop.
+Guarantees: line and column positions are kept by every rewrite.
+Does not: parse C; a line is judged on its own text (macro bodies, comment
+lines and designated initializers are left out by their look).
+"""
+
+import re
+from collections import defaultdict
+from typing import Dict, List, Sequence, Set, Tuple
+
+
+def packed_in_text(text: str, line: int) -> bool:
+    """'struct __packed S {' style, which the SmPL attribute rules miss."""
+    lines = text.splitlines()
+    head = lines[line - 1] if 0 < line <= len(lines) else ''
+    return bool(re.search(r'\bstruct\s+(__packed|__attribute__\s*\(\(\s*packed)', head))
+
+
+def locate(text: str, bad: Sequence[str]) -> List[int]:
+    """Line numbers of bad (texts of lines, in file order) in text: each is
+    looked for from the previous one on, then from the top (spatch repeats
+    a line when it retries); blank and unfound lines are left out."""
+    where: Dict[str, List[int]] = defaultdict(list)
+    for i, line in enumerate(text.splitlines(), 1):
+        where[line].append(i)
+    found: Set[int] = set()
+    cursor = 1
+    for b in bad:
+        if not b.strip() or b not in where:
+            continue
+        free = [n for n in where[b] if n not in found]
+        at = next((n for n in free if n >= cursor), free[0] if free else None)
+        if at is not None:
+            found.add(at)
+            cursor = at + 1
+    return sorted(found)
+
+
+def hidden_stores(text: str, unparsed: Sequence[int], names: Set[str]) -> List[Tuple[str, int]]:
+    """(field, line) for each store to one of names on an unparsed line.
+    Not stores: designated initializers ('{ .f = v', '.a.f = v,'), macro
+    definitions (spatch matches no macro body in parsed code either),
+    comment lines, and TP_fast_assign()'s __entry->f = v (the trace
+    ring-buffer record, which trace headers spatch cannot parse fill)."""
+    lines = text.splitlines()
+    out = []
+    for n in unparsed:
+        line = code_of(lines[n - 1])
+        if not code_line(lines, n):
+            continue
+        for m in HIDDEN_STORE_RE.finditer(line):
+            name = m.group(1) or m.group(2)
+            chain = re.search(r'[\w.]*$', line[:m.start()]).group(0)
+            if chain.startswith('.') or chain == '__entry':
+                continue  # '.a.b = v,' initializer; a tracepoint's ring-buffer entry
+            if name in names:
+                out.append((name, n))
+    return out
+
+
+STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
+
+
+def code_of(line: str) -> str:
+    """line with its string and character literals emptied ('"cq.id=%u"'
+    holds no store)."""
+    return STRING_RE.sub('""', line)
+
+
+def code_line(lines: Sequence[str], n: int) -> bool:
+    """Line n (1-based) is C code: not a comment line, not part of a macro
+    definition (spatch matches no macro body in parsed code either)."""
+    return not (lines[n - 1].lstrip().startswith(('#', '*', '/*', '//'))
+                or (n > 1 and lines[n - 2].rstrip().endswith('\\')))
+
+
+def hidden_reads(text: str, unparsed: Sequence[int]) -> List[Tuple[str, int]]:
+    """(field, line) for each marked load of e->f / e.f on an unparsed line
+    outside macro definitions and comments (as hidden_stores)."""
+    lines = text.splitlines()
+    out = []
+    for n in unparsed:
+        line = lines[n - 1]
+        if not code_line(lines, n):
+            continue
+        out += [(m.group(1), n) for m in HIDDEN_READ_RE.finditer(code_of(line))]
+    return out
+
+
+HIDDEN_READ_RE = re.compile(r'\b(?:READ_ONCE|smp_load_acquire|atomic_load_(?:relaxed|acquire)_from_ptr)'
+                            r'\s*\(\s*&?[\w\s>().\[\]-]*?(?:->|\.)\s*([A-Za-z_]\w*)\s*\)')
+
+
+# e->f op, x.f op (the '.' after an expression, not after '{' or ','), ++e->f
+HIDDEN_STORE_RE = re.compile(r'(?:->|(?<=[\w)\]])\s*\.|(?<=[\w)\]])\.)\s*([A-Za-z_]\w*)\s*'
+                             r'(?:=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)'
+                             r'|(?:\+\+|--)\s*[A-Za-z_][\w\[\]>.-]*(?:->|\.)([A-Za-z_]\w*)')
+
+
+# spatch 1.1.1 drops a struct whose closing brace is followed by
+# __attribute__((...)) (struct file: '} __randomize_layout
+# __attribute__((aligned(4)));'), so the definitions pass reads copies with
+# every __attribute__((...)) blanked out, line and column positions kept;
+# one that says 'packed' becomes __packed, which the packed rule matches.
+ATTRIBUTE_RE = re.compile(r'__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)')
+
+
+def blank_attributes(text: str) -> str:
+    def blank(m: 're.Match[str]') -> str:
+        spaces = re.sub(r'[^\n]', ' ', m.group(0))
+        return '__packed' + spaces[8:] if 'packed' in m.group(0) else spaces
+    return ATTRIBUTE_RE.sub(blank, text)

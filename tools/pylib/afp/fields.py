@@ -1,0 +1,275 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/convert's model of the fields read locklessly and of the sites.
+
+Records (Read, StructDef, Site, Field), the parsers of the machine lines the
+semantic patches print (discovery 'field', definitions 'struct'/'member'/
+'packed', store pass 'afp'), which definition of a struct a file sees, and
+which struct fields the store pass may convert in which file.
+Guarantees: pure functions of their input; no spatch, no git, no files.
+Does not: judge a single site (afp/races.py does, inside spatch).
+"""
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from .member_kind import member_kind
+
+
+@dataclass(frozen=True)
+class Read:
+    typed: bool
+    struct: str          # '?' when untyped
+    name: str
+    file: str
+    line: int
+
+
+@dataclass
+class StructDef:
+    name: str
+    file: str
+    line: int
+    members: Dict[str, Tuple[str, bool]] = field(default_factory=dict)  # f -> (type, bitfield)
+    packed: bool = False
+
+    @property
+    def key(self) -> str:
+        return f'{self.file}:{self.line}'
+
+
+# What the store pass says of a site (Site.kind):
+#   store              plain store, converted
+#   rmw-store          read-modify-write under a lock, converted (x->f = x->f op v)
+#   left:<verdict>     left plain because it cannot race (afp/races.py):
+#                      init, unpublished, fresh, on-stack, seqcount, multi-step
+#   rmw                read-modify-write not converted: no lock held, or not a statement
+#   skip-store[:why]   the field may not take a marked store (width, bit-field, ...)
+#   untyped-store, unparsed-store, chained, for-header: reported, never converted
+LEFT_VERDICTS = ('init', 'unpublished', 'fresh', 'on-stack', 'seqcount', 'multi-step')
+
+
+@dataclass(frozen=True)
+class Site:
+    kind: str
+    struct: str
+    name: str
+    file: str
+    line: int
+    detail: str = ''     # the lock held, or why the site was left plain
+
+
+def split_loc(loc: str) -> Tuple[str, int]:
+    path, _, line = loc.rpartition(':')
+    return path, int(line)
+
+
+def parse_discover(text: str) -> List[Read]:
+    reads = []
+    for line in text.splitlines():
+        parts = line.split('\t')
+        if len(parts) == 5 and parts[0] == 'field':
+            path, ln = split_loc(parts[4])
+            reads.append(Read(parts[1] == 'typed', parts[2], parts[3], path, ln))
+    return reads
+
+
+def parse_decls(text: str) -> List[StructDef]:
+    """struct/member/packed lines -> definitions; a member belongs to the
+    nearest struct S definition at or above it in the same file."""
+    defs: List[StructDef] = []
+    members, packed = [], []
+    for line in text.splitlines():
+        parts = line.split('\t')
+        if parts[0] == 'struct' and len(parts) == 3:
+            path, ln = split_loc(parts[2])
+            if not any(d.name == parts[1] and d.file == path and d.line == ln for d in defs):
+                defs.append(StructDef(parts[1], path, ln))  # several attribute rules may match
+        elif parts[0] == 'member' and len(parts) == 6:
+            members.append(parts)
+        elif parts[0] == 'packed' and len(parts) == 3:
+            packed.append(parts)
+
+    def owner(name: str, loc: str) -> Optional[StructDef]:
+        path, ln = split_loc(loc)
+        cands = [d for d in defs if d.name == name and d.file == path and d.line <= ln]
+        return max(cands, key=lambda d: d.line) if cands else None
+
+    for _, s, f, t, how, loc in members:
+        d = owner(s, loc)
+        if d is not None:
+            bit = how == 'bitfield' or d.members.get(f, ('', False))[1]
+            d.members[f] = (t, bit)
+    for _, s, loc in packed:
+        d = owner(s, loc)
+        if d is not None:
+            d.packed = True
+    return defs
+
+
+def parse_sites(text: str) -> List[Site]:
+    sites = []
+    for line in text.splitlines():
+        parts = line.split('\t')
+        if len(parts) in (5, 6) and parts[0] == 'afp':
+            path, ln = split_loc(parts[-1])
+            sites.append(Site(parts[1], parts[2], parts[3], path, ln, parts[4] if len(parts) == 6 else ''))
+    return sites
+
+
+def dedupe_sites(sites: Iterable[Site]) -> List[Site]:
+    """Drop exact repeats, and an untyped-store where a typed store or any
+    read-modify-write, chained or for-header record exists (spatch 1.1.1
+    sometimes lets the untyped rule match a statement the typed
+    read-modify-write rule already claimed: hrtimer_add_expires()); and an
+    unparsed-store on a line some rule matched (spatch's list of lines it
+    could not parse starts at the last point it could, which it did parse)."""
+    sites = sorted(set(sites), key=lambda s: (s.file, s.line, s.name, s.kind))
+    parsed = {(s.file, s.line, s.name) for s in sites if s.kind != 'unparsed-store'}
+    typed = {(s.file, s.line, s.name) for s in sites if s.kind not in ('untyped-store', 'unparsed-store')}
+    return [s for s in sites if not (s.kind == 'untyped-store' and (s.file, s.line, s.name) in typed)
+            and not (s.kind == 'unparsed-store' and (s.file, s.line, s.name) in parsed)]
+
+
+class Defs:
+    """Which definition of struct S a file sees: its own, else the only one
+    in a header; None when there is none or several (ambiguous)."""
+
+    def __init__(self, defs: Iterable[StructDef]) -> None:
+        self.by_name: Dict[str, List[StructDef]] = defaultdict(list)
+        for d in defs:
+            self.by_name[d.name].append(d)
+
+    def resolve(self, name: str, path: str) -> Tuple[Optional[StructDef], str]:
+        cands = self.by_name.get(name, [])
+        local = [d for d in cands if d.file == path]
+        if len(local) == 1:
+            return local[0], ''
+        if local:
+            return None, 'struct-defined-twice-in-file'
+        headers = [d for d in cands if d.file.endswith('.h')]
+        if len(headers) == 1:
+            return headers[0], ''
+        if not cands:
+            return None, 'struct-definition-not-found'
+        return None, 'struct-ambiguous'
+
+
+@dataclass
+class Field:
+    struct: str
+    name: str
+    defn: Optional[StructDef]
+    kind: str            # ok, or the reason it is not converted
+    readers: List[str] = field(default_factory=list)
+
+
+def shared_fields(reads: Iterable[Read], defs: Defs) -> Dict[Tuple[str, str, str], Field]:
+    """Typed reads -> fields keyed by (definition, struct, field)."""
+    out: Dict[Tuple[str, str, str], Field] = {}
+    for r in reads:
+        if not r.typed:
+            continue
+        d, why = defs.resolve(r.struct, r.file)
+        if d is None:
+            key, kind = ('?', r.struct, r.name), why
+        elif r.name not in d.members:
+            key, kind = (d.key, r.struct, r.name), 'member-not-seen'
+        else:
+            t, bit = d.members[r.name]
+            kind = 'packed' if d.packed else member_kind(t, bit)
+            key = (d.key, r.struct, r.name)
+        f = out.setdefault(key, Field(r.struct, r.name, d, kind))
+        f.readers.append(f'{r.file}:{r.line}')
+    return out
+
+
+def parse_field_spec(spec: str) -> Tuple[str, str, str]:
+    """STRUCT.FIELD[@FILE:LINE] -> (struct, field, reader or '')."""
+    m = re.fullmatch(r'(?:struct\s+)?([A-Za-z_]\w*)\.([A-Za-z_]\w*)(?:@([^\s:@]+:\d+))?', spec.strip())
+    if not m:
+        raise SystemExit(f'error: --field {spec!r}: write STRUCT.FIELD or STRUCT.FIELD@FILE:LINE (a '
+                         'lockless reader), e.g. --field file.f_flags@fs/read_write.c:123')
+    return m.group(1), m.group(2), m.group(3) or ''
+
+
+def named_fields(specs: Sequence[Tuple[str, str, str]], fields: Dict[Tuple[str, str, str], Field],
+                 defs: Defs) -> Dict[Tuple[str, str, str], Field]:
+    """Only the fields named with --field. A named field that discovery did
+    not find (its lockless readers are plain C, or Rust) is added, classified
+    from its definition like any other, its reader the FILE:LINE the option
+    gave, else 'named'."""
+    out: Dict[Tuple[str, str, str], Field] = {}
+    for struct, name, reader in specs:
+        hits = {k: f for k, f in fields.items() if f.struct == struct and f.name == name}
+        if not hits:
+            d, why = defs.resolve(struct, '')
+            if d is None:
+                kind = why
+            elif name not in d.members:
+                kind = 'member-not-seen'
+            else:
+                t, bit = d.members[name]
+                kind = 'packed' if d.packed else member_kind(t, bit)
+            hits = {(d.key if d else '?', struct, name): Field(struct, name, d, kind, [reader or 'named'])}
+        out.update(hits)
+    return out
+
+
+def explain_skips(sites: Iterable[Site], fields: Dict[Tuple[str, str, str], Field]) -> List[Site]:
+    """skip-store -> skip-store:<why>. A typed store (or read-modify-write)
+    to a same-named field of a struct nobody reads locklessly becomes
+    'unrelated' (counted, not listed as a finding)."""
+    kinds: Dict[Tuple[str, str], str] = {}
+    for f in fields.values():
+        old = kinds.get((f.struct, f.name))
+        kinds[(f.struct, f.name)] = f.kind if old in (None, f.kind) else 'several-definitions'
+    out = []
+    for s in sites:
+        if s.kind == 'skip-store':
+            k = kinds.get((s.struct, s.name))
+            why = 'unrelated' if k is None else ('other-definition' if k == 'ok' else k)
+            s = Site(f'skip-store:{why}', s.struct, s.name, s.file, s.line, s.detail)
+        elif s.kind == 'rmw' and s.struct != '?' and (s.struct, s.name) not in kinds:
+            s = Site('rmw:unrelated', s.struct, s.name, s.file, s.line, s.detail)
+        out.append(s)
+    return out
+
+
+def convertible_pairs(path: str, fields: Dict[Tuple[str, str, str], Field], defs: Defs) -> Set[str]:
+    """'S:f' words the store pass may convert in this file."""
+    return plan_pairs([path], fields, defs)[path]
+
+
+def plan_pairs(paths: Sequence[str], fields: Dict[Tuple[str, str, str], Field],
+               defs: Defs) -> Dict[str, Set[str]]:
+    """convertible_pairs() for many files at once. A file sees the one
+    header definition of S unless it defines S itself, so the pairs are
+    worked out once for no local definition, then redone per file only
+    for the structs that file defines (resolve() per file and field took
+    18 s on net kernel mm fs)."""
+    ok: Dict[str, List[Field]] = defaultdict(list)
+    for f in fields.values():
+        if f.kind == 'ok' and f.defn is not None:
+            ok[f.struct].append(f)
+
+    def pairs(s: str, where: str) -> Set[str]:
+        d = defs.resolve(s, where)[0]
+        return {f'{s}:{f.name}' for f in ok[s] if f.defn is d}
+
+    common: Set[str] = set().union(*(pairs(s, '') for s in ok)) if ok else set()
+    defined_in: Dict[str, Set[str]] = defaultdict(set)
+    for s in ok:
+        for d in defs.by_name.get(s, []):
+            defined_in[d.file].add(s)
+    out = {}
+    for path in paths:
+        mine = common
+        if defined_in.get(path):
+            mine = set(common)
+            for s in defined_in[path]:
+                mine -= {f'{s}:{f.name}' for f in ok[s]}
+                mine |= pairs(s, path)
+        out[path] = mine
+    return out

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The commit message tools/convert writes for one subsystem.
+
+Guarantees: every converted site is justified: the field, one lockless
+reader (file:line, or the reader the --field option named) and, for a
+serialised read-modify-write, the lock held there; the sites left plain and
+the read-modify-writes left for review are listed; the message ends with
+the command that regenerates it (afp/generated.py).
+Does not: decide anything; it formats the sites it is given.
+"""
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+from .fields import Field, Site, split_loc
+from .generated import command_record
+
+
+def subsystem(path: str) -> str:
+    """Directory a commit groups by: fs/ext4, kernel/time, mm, drivers/net/phy."""
+    parts = Path(path).parent.parts
+    depth = 3 if parts[:1] in (('drivers',), ('arch',), ('sound',)) else 2
+    return '/'.join(parts[:depth]) or '.'
+
+
+def subject_prefix(group: str) -> str:
+    return group.rsplit('/', 1)[-1]
+
+
+def _listed(sites: Sequence[Site], what, cap: int = 20) -> List[str]:
+    out = [f'  {s.file}:{s.line} ({what(s)})' for s in sites[:cap]]
+    return out + ([f'  and {len(sites) - cap} more'] if len(sites) > cap else [])
+
+
+def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
+                   fields: Dict[Tuple[str, str, str], Field], command: str, reason: str) -> str:
+    """Subject, why, each converted site under its field (with one lockless
+    reader of the field, and the lock for a read-modify-write), the sites
+    left plain with the reason, the read-modify-writes and the stores in
+    unparsed code left for review, and how it was generated."""
+    mine = set(paths)
+    done = [s for s in sites if s.kind in ('store', 'rmw-store') and s.file in mine]
+    here = [s for s in sites if subsystem(s.file) == group]
+    left = [s for s in here if s.kind.startswith('left:')]
+    rmw = [s for s in here if s.kind == 'rmw']
+    readers: Dict[Tuple[str, str], List[str]] = defaultdict(list)
+    for f in fields.values():
+        readers[(f.struct, f.name)] += f.readers
+    lines = [f'{subject_prefix(group)}: use atomic_store_relaxed_from_ptr() for fields read locklessly', '',
+             'The fields below are read locklessly, so a plain store to them is a',
+             'data race, which the compiler may tear or fuse. Mark the stores with',
+             'atomic_store_relaxed_from_ptr(): the same code as WRITE_ONCE(), with',
+             'the guarantee in its name.']
+    if any(s.kind == 'rmw-store' for s in done):
+        lines += ['', 'A read-modify-write done with the writers\' lock held keeps its plain',
+                  'load, which the lock orders against the other writers, and marks the',
+                  'store: x->f = x->f op v, as WRITE_ONCE() is used upstream.']
+    lines.append('')
+    if reason:
+        lines += [reason, '']
+    by_field: Dict[Tuple[str, str], List[Site]] = defaultdict(list)
+    for s in done:
+        by_field[(s.struct, s.name)].append(s)
+    for (st, name), ss in sorted(by_field.items()):
+        # a reader in this subsystem first, then by place: stable across runs
+        rd = sorted(set(readers.get((st, name), [])) - {'named'},
+                    key=lambda r: (subsystem(r) != group, *split_loc(r)))
+        where = f'read locklessly at {rd[0]}' if rd else 'named on the command line'
+        lines.append(f'  struct {st}::{name}, {where}:')
+        for s in sorted(ss, key=lambda s: (s.file, s.line)):
+            how = 'read-modify-write under ' + s.detail if s.kind == 'rmw-store' else (
+                'store, under ' + s.detail if s.detail else 'store')
+            lines.append(f'    {s.file}:{s.line}, {how}')
+    if left:
+        lines += ['', 'Left plain, because no other CPU can access the field there, or, for a',
+                  'multi-step update, because marking one step would publish a value that',
+                  'is not meant to be seen:']
+        lines += _listed(left, lambda s: f'{s.name}: {s.kind[5:]}, {s.detail}')
+    if rmw:
+        lines += ['', 'Read-modify-write of these fields with no lock held in the function',
+                  '(or not as a statement) is left for review: a marked store cannot',
+                  'make it atomic; it needs an atomic type, or the writers\' lock:']
+        lines += _listed(rmw, lambda s: (f'{s.struct}::' if s.struct != '?' else '') + s.name + (f'; {s.detail}' if s.detail else ''))
+    unparsed = [s for s in here if s.kind == 'unparsed-store']
+    if unparsed:
+        lines += ['', 'Stores to fields of these names sit in code Coccinelle could not parse',
+                  'here; they are neither converted nor checked, look at them by hand:']
+        lines += _listed(unparsed, lambda s: s.name, 10)
+    lines += ['', *command_record(command)]
+    return '\n'.join(lines) + '\n'
