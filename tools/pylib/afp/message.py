@@ -9,6 +9,7 @@ the command that regenerates it (afp/generated.py).
 Does not: decide anything; it formats the sites it is given.
 """
 
+import textwrap
 from collections import defaultdict
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
@@ -28,8 +29,16 @@ def subject_prefix(group: str) -> str:
     return group.rsplit('/', 1)[-1]
 
 
-def _listed(sites: Sequence[Site], what, cap: int = 20) -> List[str]:
-    out = [f'  {s.file}:{s.line} ({what(s)})' for s in sites[:cap]]
+WIDTH = 75  # checkpatch's limit for a commit description line
+
+
+def _wrap(text: str, indent: str, more: str) -> List[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=more,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def _listed(sites: Sequence[Site], what, cap: int = 40) -> List[str]:
+    out = [line for s in sites[:cap] for line in _wrap(f'{s.file}:{s.line} ({what(s)})', '  ', '      ')]
     return out + ([f'  and {len(sites) - cap} more'] if len(sites) > cap else [])
 
 
@@ -67,11 +76,11 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
         rd = sorted(set(readers.get((st, name), [])) - {'named'},
                     key=lambda r: (subsystem(r) != group, *split_loc(r)))
         where = f'read locklessly at {rd[0]}' if rd else 'named on the command line'
-        lines.append(f'  struct {st}::{name}, {where}:')
+        lines += _wrap(f'struct {st}::{name}, {where}:', '  ', '    ')
         for s in sorted(ss, key=lambda s: (s.file, s.line)):
             how = 'read-modify-write under ' + s.detail if s.kind == 'rmw-store' else (
                 'store, under ' + s.detail if s.detail else 'store')
-            lines.append(f'    {s.file}:{s.line}, {how}')
+            lines += _wrap(f'{s.file}:{s.line}, {how}', '    ', '      ')
     if left:
         lines += ['', 'Left plain, because no other CPU can access the field there, or, for a',
                   'multi-step update, because marking one step would publish a value that',

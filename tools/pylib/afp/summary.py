@@ -60,16 +60,17 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
               'pass1_files_parsed_in_part': unparsed1[0], 'pass1_lines_unparsed': unparsed1[1],
               'reads_unparsed': unparsed1[2]}
     rows: List[Tuple[str, object]] = [
-        ('fields read locklessly, typed', f"{len(fields)} ({kinds['ok']} convertible; "
-         + ', '.join(f'{k} {v}' for k, v in sorted(kinds.items()) if k != 'ok') + ')'),
+        ('fields read locklessly, typed', f"{len(fields)} ({kinds['ok']} convertible"
+         + ''.join(f'; {k} {v}' if i == 0 else f', {k} {v}'
+                   for i, (k, v) in enumerate(sorted((k, v) for k, v in kinds.items() if k != 'ok'))) + ')'),
         ('fields read locklessly, untyped only', f'{len(untyped)} (field name only, never converted)'),
         ('stores converted', f"{sk['store']} in {store_files} files"
          + ('' if converted_files or not (sk['store'] + sk['rmw-store']) else ' (dry run: none written)')),
         ('read-modify-write converted, lock held', f"{sk['rmw-store']} (x->f = x->f op v; {locks} function/lock pairs)"),
         *[(f'left plain, cannot race: {v}', f'{left[v]}  ({LEFT_WHY[v]})') for v in LEFT_VERDICTS],
-        ('stores left: field kind', f"{sk['skip-store']} ("
-         + ', '.join(f'{k[11:]} {v}' for k, v in sorted(Counter(s.kind for s in sites).items())
-                     if k.startswith('skip-store:') and k != 'skip-store:unrelated') + ')'),
+        ('stores left: field kind', f"{sk['skip-store']}" + ''.join(
+            f" ({', '.join(why)})" for why in [[f'{k[11:]} {v}' for k, v in sorted(Counter(s.kind for s in sites).items())
+                                                if k.startswith('skip-store:') and k != 'skip-store:unrelated']] if why)),
         ('same name, struct not read locklessly', f"{sk['unrelated']} (not findings)"),
         ('stores left: struct type unknown', sk['untyped-store']),
         ('stores left: chained / for header', f"{sk['chained']} / {sk['for-header']}"),
