@@ -61,14 +61,28 @@ def check_one(src: str, tree: str, commit: str, argv: List[str], results: Path) 
         rc = p.wait()
     if rc:
         return f'tools/convert exited {rc}; see {results}/convert.log'
-    if git(tree, 'rev-parse', 'HEAD').strip() == git(tree, 'rev-parse', commit + '^').strip():
+    made = git(tree, 'rev-list', '--reverse', f'{commit}^..HEAD').split()
+    if not made:
         return 'the rerun made no commit (nothing to convert any more?)'
+    # One command may commit several subsystems (fs and fs/overlayfs): the
+    # patch is the commit of the rerun with its subject.
     want = git(src, 'show', '--format=%B', commit)
-    got = git(tree, 'show', '--format=%B', 'HEAD')
-    if got == want:
-        return ''
-    diff = difflib.unified_diff(want.splitlines(), got.splitlines(), 'patch', 'rerun', lineterm='', n=1)
-    return 'differs:\n' + '\n'.join(f'  {line}' for line in list(diff)[:40])
+    subject = want.split('\n', 1)[0]
+    same = [c for c in made if git(tree, 'show', '-s', '--format=%s', c).strip() == subject]
+    if not same:
+        return f'the rerun made {len(made)} commit(s), none with the subject {subject!r}'
+    got = git(tree, 'show', '--format=%B', same[0])
+    problems = []
+    if got != want:
+        diff = difflib.unified_diff(want.splitlines(), got.splitlines(), 'patch', 'rerun', lineterm='', n=1)
+        problems.append('message differs:\n' + '\n'.join(f'  {line}' for line in list(diff)[:40]))
+    want_diff = git(src, 'diff', f'{commit}^', commit)
+    got_diff = git(tree, 'diff', f'{same[0]}^', same[0])
+    if got_diff != want_diff:
+        diff = difflib.unified_diff(want_diff.splitlines(), got_diff.splitlines(), 'patch', 'rerun',
+                                    lineterm='', n=1)
+        problems.append('diff differs:\n' + '\n'.join(f'  {line}' for line in list(diff)[:40]))
+    return '\n'.join(problems)
 
 
 REFUSED = ROOT / 'cocci' / 'refused.tsv'
@@ -90,8 +104,9 @@ def refusals(text: str) -> List[Tuple[str, int, List[str]]]:
 def refusal_verdict(kind: str, count: int, counts: Dict[str, int], site_kinds: List[str]) -> str:
     """'' when the dry run converted nothing and reported count stores of kind."""
     problems = []
-    if counts.get('stores_converted'):
-        problems.append(f"{counts['stores_converted']} stores would be converted")
+    done = counts.get('stores_converted', 0) + counts.get('rmw_converted', 0)
+    if done:
+        problems.append(f"{done} stores would be converted")
     seen = site_kinds.count(kind)
     if seen != count:
         problems.append(f'{seen} stores reported as {kind}, the table says {count}')

@@ -29,6 +29,11 @@ class RefusalVerdictTest(unittest.TestCase):
         self.assertIn('1 stores would be converted',
                       cg.refusal_verdict('skip-store:wide', 8, {'stores_converted': 1}, self.KINDS))
 
+    def test_a_converted_read_modify_write_fails(self):
+        self.assertIn('2 stores would be converted',
+                      cg.refusal_verdict('skip-store:wide', 8, {'stores_converted': 0, 'rmw_converted': 2},
+                                         self.KINDS))
+
     def test_a_changed_count_fails(self):
         self.assertIn('8 stores reported as skip-store:wide, the table says 7',
                       cg.refusal_verdict('skip-store:wide', 7, {'stores_converted': 0}, self.KINDS))
