@@ -36,13 +36,15 @@ import re
 import re
 
 AFP_SCALAR = frozenset("""
-_Bool __be16 __be32 __le16 __le32 __s16 __s32 __s8 __u16 __u32 __u8 bool
-char fmode_t gfp_t int int16_t int32_t int8_t long pid_t ptrdiff_t s16 s32
-s8 short signed size_t ssize_t u16 u32 u8 uchar uint uint16_t uint32_t
-uint8_t uintptr_t ulong umode_t unchar unsigned ushort
+_Bool __be16 __be32 __le16 __le32 __s16 __s32 __s8 __u16 __u32 __u8
+blk_status_t bool char fmode_t gfp_t gid_t int int16_t int32_t int8_t long
+pid_t ptrdiff_t s16 s32 s8 short signed size_t ssize_t u16 u32 u8 u_char
+u_int u_int16_t u_int32_t u_int8_t u_long u_short uchar uid_t uint uint16_t
+uint32_t uint8_t uintptr_t ulong umode_t unchar unsigned ushort
 """.split())
 AFP_WIDE = frozenset("""
-__be64 __le64 __s64 __u64 int64_t ktime_t s64 u64 uint64_t
+__be64 __le64 __s64 __u64 blkcnt_t int64_t ktime_t loff_t netdev_features_t
+s64 sector_t time64_t u64 u_int64_t uint64_t
 """.split())
 
 def afp_kind(ctype, bitfield):
@@ -52,6 +54,8 @@ def afp_kind(ctype, bitfield):
         return 'bitfield'
     if '[' in t:
         return 'array'
+    if re.search(r'\(\s*\*\s*\)\s*\(', t):
+        return 'ok'  # a function pointer: one pointer-sized word
     if '(' in t:
         return 'unknown-type'
     if t.endswith('*'):

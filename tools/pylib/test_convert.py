@@ -58,7 +58,9 @@ class KindTest(unittest.TestCase):
                              ('struct bar', False, 'aggregate'), ('union u', False, 'aggregate'),
                              ('u64', False, 'wide'), ('unsigned long long', False, 'wide'),
                              ('ktime_t', False, 'wide'), ('seqcount_t', False, 'unknown-type'),
-                             ('void (*)(int)', False, 'unknown-type'),
+                             ('void (*)(int)', False, 'ok'),          # a function pointer is a pointer
+                             ('int (*)[4]', False, 'array'), ('sector_t', False, 'wide'),
+                             ('u_int32_t', False, 'ok'),
                              ('float', False, 'unknown-type')]:
             self.assertEqual(cv.member_kind(t, bit), want, t)
 

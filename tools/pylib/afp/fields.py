@@ -141,7 +141,12 @@ class Defs:
         for d in defs:
             self.by_name[d.name].append(d)
 
-    def resolve(self, name: str, path: str) -> Tuple[Optional[StructDef], str]:
+    def resolve(self, name: str, path: str, member: str = '') -> Tuple[Optional[StructDef], str]:
+        """Several header definitions (config alternatives: srcutiny.h and
+        srcutree.h, or a real one and an empty stub) still resolve when
+        member is given and every definition that has it gives it the same
+        kind and packing; empty stubs are never chosen. The first by place
+        stands for them all."""
         cands = self.by_name.get(name, [])
         local = [d for d in cands if d.file == path]
         if len(local) == 1:
@@ -153,6 +158,9 @@ class Defs:
             return headers[0], ''
         if not cands:
             return None, 'struct-definition-not-found'
+        having = sorted((d for d in headers if member in d.members), key=lambda d: (d.file, d.line))
+        if member and having and len({(member_kind(*d.members[member]), d.packed) for d in having}) == 1:
+            return having[0], ''
         return None, 'struct-ambiguous'
 
 
@@ -171,7 +179,7 @@ def shared_fields(reads: Iterable[Read], defs: Defs) -> Dict[Tuple[str, str, str
     for r in reads:
         if not r.typed:
             continue
-        d, why = defs.resolve(r.struct, r.file)
+        d, why = defs.resolve(r.struct, r.file, r.name)
         if d is None:
             key, kind = ('?', r.struct, r.name), why
         elif r.name not in d.members:
@@ -204,7 +212,7 @@ def named_fields(specs: Sequence[Tuple[str, str, str]], fields: Dict[Tuple[str, 
     for struct, name, reader in specs:
         hits = {k: f for k, f in fields.items() if f.struct == struct and f.name == name}
         if not hits:
-            d, why = defs.resolve(struct, '')
+            d, why = defs.resolve(struct, '', name)
             if d is None:
                 kind = why
             elif name not in d.members:
@@ -255,8 +263,7 @@ def plan_pairs(paths: Sequence[str], fields: Dict[Tuple[str, str, str], Field],
             ok[f.struct].append(f)
 
     def pairs(s: str, where: str) -> Set[str]:
-        d = defs.resolve(s, where)[0]
-        return {f'{s}:{f.name}' for f in ok[s] if f.defn is d}
+        return {f'{s}:{f.name}' for f in ok[s] if f.defn is defs.resolve(s, where, f.name)[0]}
 
     common: Set[str] = set().union(*(pairs(s, '') for s in ok)) if ok else set()
     defined_in: Dict[str, Set[str]] = defaultdict(set)

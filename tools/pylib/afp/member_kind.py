@@ -8,6 +8,8 @@ Guarantees: the tool and make coccicheck judge a member's type alike.
 Does not: know the size of a typedef it does not list ('unknown-type').
 """
 
+import re
+
 # Words a scalar no wider than a word is made of (all 32-bit or narrower, or
 # long-sized), and types known to be 64 bits (refused on 32-bit arches).
 SCALAR_TYPES = frozenset("""
@@ -16,8 +18,12 @@ u8 u16 u32 s8 s16 s32 __u8 __u16 __u32 __s8 __s16 __s32
 uint8_t uint16_t uint32_t int8_t int16_t int32_t
 __le16 __le32 __be16 __be32 uint ulong ushort uchar unchar
 size_t ssize_t uintptr_t ptrdiff_t pid_t gfp_t fmode_t umode_t
+u_int8_t u_int16_t u_int32_t u_int u_char u_short u_long uid_t gid_t blk_status_t
 """.split())
-WIDE_TYPES = frozenset('u64 s64 __u64 __s64 uint64_t int64_t __le64 __be64 ktime_t'.split())
+WIDE_TYPES = frozenset("""
+u64 s64 __u64 __s64 uint64_t int64_t u_int64_t __le64 __be64 ktime_t time64_t
+sector_t blkcnt_t loff_t netdev_features_t
+""".split())
 
 
 def member_kind(ctype: str, bitfield: bool) -> str:
@@ -27,6 +33,8 @@ def member_kind(ctype: str, bitfield: bool) -> str:
         return 'bitfield'
     if '[' in t:
         return 'array'
+    if re.search(r'\(\s*\*\s*\)\s*\(', t):
+        return 'ok'  # a function pointer: one pointer-sized word
     if '(' in t:
         return 'unknown-type'
     if t.endswith('*'):
