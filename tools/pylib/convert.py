@@ -46,7 +46,7 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, blank_attributes,  # noqa: E402,F401
@@ -98,6 +98,7 @@ READER_LINES_RE = [READERS_RE + r'[^;]*(->|\.)', READERS_RE + r'[^)]*$']
 STRUCT_DEF_RE = r'struct[[:space:]]+(__packed[[:space:]]+)?[A-Za-z_][A-Za-z0-9_]*[[:space:]]*[{]'
 
 
+STRUCT_USE_RE = r'\bstruct\s+[A-Za-z_]\w*'
 STORE_RE = (r'(->|\.)[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=[^=]|=$|[-+*/%&|^]=|<<=|>>=|\+\+|--)'
             r'|(\+\+|--)[[:space:]]*[A-Za-z_][][A-Za-z0-9_>.-]*(->|\.)[A-Za-z_][A-Za-z0-9_]*')
 
@@ -129,6 +130,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                          'shows (read plainly, or from Rust) is taken as read locklessly because you say so; '
                          'STRUCT.FIELD@FILE:LINE names that lockless reader for the commit message')
     ap.add_argument('--dry-run', action='store_true', help='report only; change no file')
+    ap.add_argument('--all-files', action='store_true',
+                    help='run the store pass also on files that name none of the structs whose fields '
+                         'they store to (they can only give untyped reports; slower)')
     ap.add_argument('--discover-only', action='store_true',
                     help='stop after pass 1; print typed/untyped read counts (to measure recall)')
     ap.add_argument('--commit', action='store_true', help='one commit per subsystem directory')
@@ -240,6 +244,20 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     wanted = set(names)
     found = grep_names(a.ksrc, STORE_RE, spec_for(a.paths), r'(?:->|\.)\s*([A-Za-z_]\w*)')
     files = sorted(p for p, ns in found.items() if ns & wanted)
+    if not a.all_files:
+        # A typed match of struct S needs spatch to see S's name in the file
+        # (--no-includes: a declaration, cast or container_of() there), so a
+        # file that names none of the structs whose fields it stores to can
+        # only give untyped reports: left out unless --all-files.
+        t0 = time.monotonic()
+        structs: Dict[str, Set[str]] = defaultdict(set)
+        for f in fields.values():
+            structs[f.name].add(f.struct)
+        named = grep_names(a.ksrc, STRUCT_USE_RE, spec_for(a.paths), r'struct\s+(\w+)') if files else {}
+        typed = [p for p in files if any(structs[n] & named.get(p, set()) for n in found[p] & wanted)]
+        print(f'==> pass 2 scope: {len(files)} files store to a field name read locklessly; {len(typed)} of '
+              f'them name one of its structs ({time.monotonic() - t0:.0f}s; --all-files runs all)', flush=True)
+        files = typed
     mode = 'report' if a.dry_run else 'patch'
     # --quiet --parse-error-msg instead of --very-quiet: spatch then names
     # the lines it could not parse (and dropped) on stderr.
