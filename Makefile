@@ -92,7 +92,7 @@ kcsan-peer: apply ## The kernel's own kcsan_test, base vs series, RUNS times eac
 
 PHONY += bench
 export BENCH_PIPELINE BENCH_SCOPE BENCH_COCCI_SCOPE BENCH_TABLES
-bench: apply ## Six tables from one run (codegen, code size, micro-benchmark, conversion speed, make test stage times, nested preprocessed size; BENCH_TABLES="4 5" picks some, BENCH_PIPELINE=0 skips table 5); markdown in $(WORK)/results/bench.md
+bench: apply ## Seven tables from one run (codegen, code size, micro-benchmark, conversion speed, make test stage times, nested preprocessed size, whole-tree conversion and recall; BENCH_TABLES="4 5" picks some, BENCH_PIPELINE=0 skips table 5); markdown in $(WORK)/results/bench.md
 	@tools/bench
 
 PHONY += selftest

@@ -7,7 +7,8 @@ and warm vs make coccicheck on BENCH_SCOPE, default 'net kernel mm fs'),
 5 make test stage times from a fresh WORK, then warm (BENCH_PIPELINE=0
 skips it: about an hour on 2 CPUs), 6 preprocessed size of 1-4 nested
 accessors against their twins, with GCC and Clang (the compile-fail build
-dirs). BENCH_TABLES="4 5" measures only the tables named; the others say
+dirs), 7 tools/convert --dry-run over the whole tree cold and warm, with
+its categories, and tools/recall. BENCH_TABLES="4 5" measures only the tables named; the others say
 NOT MEASURED.
 Guarantees: every table is measured in this one run, side by side, and
 printed as markdown, also written to $RESULTS/bench.md; a table that is
@@ -267,6 +268,53 @@ def conversion_speed(env) -> str:
     return '\n'.join(lines)
 
 
+def whole_tree(env) -> str:
+    """tools/convert --dry-run on the whole series tip with an empty cache
+    (cold), then again (warm), with the summary's categories; then
+    tools/recall (the stripped-WRITE_ONCE() experiment, fixed seed)."""
+    root, work = env['ROOT'], env['WORK']
+    cache = Path(work, 'bench', 'whole-cache')
+    res = Path(env['RESULTS'], 'bench-whole')
+    subprocess.run(['rm', '-rf', str(cache)], check=True)
+    res.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for label in ('cold', 'warm'):
+        print(f'==> bench whole tree: tools/convert --dry-run ({label})', flush=True)
+        argv = [os.path.join(root, 'tools', 'convert'), '--dry-run', '--cache', str(cache),
+                '--results', str(res / label)]
+        rc, wall, cpu = timed(argv, root, env, res / f'convert-{label}.log')
+        counts_path = res / label / 'counts.json'
+        c = json.loads(counts_path.read_text()) if counts_path.exists() else {}
+        rows.append((label, rc, wall, cpu, c))
+    c = rows[0][4]
+    lines = ['## 7. Whole-tree conversion (dry run) and recall', '',
+             f'{os.cpu_count()} CPUs; tools/convert --dry-run over the whole series tip, empty cache '
+             f'({cache}) then warm.', '']
+    lines += markdown_table(('run', 'exit', 'wall', 'CPU minutes', 'pass 1 / definitions / pass 2'),
+                            [(label, rc, f'{wall:.0f}s', f'{cpu / 60:.1f}',
+                              f"{cc.get('seconds_pass1')}s / {cc.get('seconds_decls')}s / "
+                              f"{cc.get('seconds_pass2')}s") for label, rc, wall, cpu, cc in rows])
+    if c:
+        lines += ['']
+        lines += markdown_table(('what happens to the writes', 'sites'), [
+            ('stores converted', c.get('stores_converted')),
+            ('read-modify-write converted, lock held', c.get('rmw_converted')),
+            *[(f'left plain: {k[5:].replace("_", "-")}', v) for k, v in c.items() if k.startswith('left_')],
+            ('read-modify-write reported (no lock held, or not a statement)', c.get('rmw_reported')),
+            ('stores left for the field type (wide, bit-field, packed, ...)', c.get('stores_left_field_kind')),
+            ('stores left: struct type unknown', c.get('stores_untyped')),
+            ('stores in code spatch could not parse', c.get('stores_unparsed')),
+            ('files changed / with a converted site', f"{c.get('files_changed')} / {c.get('files_with_stores')}"),
+        ])
+    print('==> bench whole tree: tools/recall', flush=True)
+    rc, wall, _ = timed([os.path.join(root, 'tools', 'recall')], root, env, res / 'recall.log')
+    recall = Path(env['RESULTS'], 'recall', 'recall.md')
+    lines += ['', f'### Recall (tools/recall, exit {rc}, {wall:.0f}s)', '']
+    lines += (recall.read_text().split('\n', 2)[2].rstrip('\n').split('\n') if recall.exists()
+              else [f'no result: see {res}/recall.log'])
+    return '\n'.join(lines)
+
+
 KUNIT_ELAPSED_RE = re.compile(r'Elapsed time: ([\d.]+)s total, ([\d.]+)s configuring, ([\d.]+)s building, '
                               r'([\d.]+)s running')
 
@@ -331,14 +379,14 @@ def pipeline_times(env) -> str:
 
 
 def selected_tables(spec: str) -> List[int]:
-    """BENCH_TABLES: table numbers, space-separated; empty means all six."""
+    """BENCH_TABLES: table numbers, space-separated; empty means all seven."""
     if not spec.strip():
-        return [1, 2, 3, 4, 5, 6]
+        return [1, 2, 3, 4, 5, 6, 7]
     nums = spec.split()
-    bad = [n for n in nums if n not in ('1', '2', '3', '4', '5', '6')]
+    bad = [n for n in nums if n not in ('1', '2', '3', '4', '5', '6', '7')]
     if bad:
         raise SystemExit(f'error: BENCH_TABLES={spec!r}: {" ".join(bad)} is not a table; '
-                         'use numbers 1 to 6, e.g. BENCH_TABLES="4 5".')
+                         'use numbers 1 to 7, e.g. BENCH_TABLES="4 5".')
     return sorted({int(n) for n in nums})
 
 
@@ -353,7 +401,8 @@ def main(argv: List[str]) -> int:
               ('3. In-kernel micro-benchmark', lambda: microbench(arches, env)),
               ('4. Conversion speed', lambda: conversion_speed(env)),
               ('5. Pipeline stage times (make test)', lambda: pipeline_times(env)),
-              ('6. Preprocessed size of nested use', lambda: nesting(nesting_specs, env))]
+              ('6. Preprocessed size of nested use', lambda: nesting(nesting_specs, env)),
+              ('7. Whole-tree conversion and recall', lambda: whole_tree(env))]
     parts = [f'# make bench ({env.get("SOURCE_VERSION", "")}, series tip '
              f'{env["TIP"][:12]}, {os.cpu_count()} CPUs)']
     for n, (title, fn) in enumerate(tables, 1):
