@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The Coccinelle fixtures: cocci/tests/NAME.c against NAME.res and NAME.sites.
 
-For each fixture, in a throw-away git tree holding only NAME.c:
+For each fixture, in a throw-away git tree holding only NAME.c (NAME.args, if
+there, holds more tools/convert options, e.g. --with-reads):
   1. tools/convert (pylib/convert.py) must leave exactly NAME.res and report
      exactly the sites in NAME.sites (kind, struct, field, line);
   2. a second tools/convert run on the committed result must change nothing;
@@ -56,14 +57,14 @@ def git_tree(tmp: Path, src: Path) -> Path:
     return tree
 
 
-def run_tool(tree: Path, tmp: Path) -> Tuple[int, str, List[str]]:
+def run_tool(tree: Path, tmp: Path, extra: List[str] = ()) -> Tuple[int, str, List[str]]:
     res = tmp / 'results'
     p = sh([sys.executable, str(CONVERT), '--ksrc', str(tree), '--jobs', '1', '--no-cache',
-            '--results', str(res), '--cache', str(tmp / 'cache')], tree)
+            '--results', str(res), '--cache', str(tmp / 'cache'), *extra], tree)
     sites = []
     if (res / 'sites.tsv').exists():
         for line in (res / 'sites.tsv').read_text().splitlines()[1:]:
-            kind, struct, name, loc = line.split('\t')
+            kind, struct, name, loc = line.split('\t')[:4]
             sites.append(f'{kind}\t{struct}\t{name}\t{loc.rpartition(":")[2]}')
     return p.returncode, p.stdout + p.stderr, sites
 
@@ -80,7 +81,10 @@ def check(src: Path, update: bool) -> Tuple[bool, str]:
     with tempfile.TemporaryDirectory(prefix='cocci-fixture-') as t:
         tmp = Path(t)
         tree = git_tree(tmp, src)
-        rc, log, sites = run_tool(tree, tmp)
+        args = src.with_suffix('.args')
+        extra = [w for line in (args.read_text().splitlines() if args.exists() else [])
+                 if not line.startswith('#') for w in line.split()]
+        rc, log, sites = run_tool(tree, tmp, extra)
         if rc:
             return False, f'tools/convert exited {rc}:\n{log}'
         got = (tree / src.name).read_text()
@@ -98,7 +102,7 @@ def check(src: Path, update: bool) -> Tuple[bool, str]:
             problems.append('reported sites differ:\n' + d)
         sh(['git', '-c', 'user.name=fixture', '-c', 'user.email=fixture@invalid',
             'commit', '-q', '-a', '-m', 'converted', '--allow-empty'], tree)
-        rc2, log2, _ = run_tool(tree, tmp / 'again')
+        rc2, log2, _ = run_tool(tree, tmp / 'again', extra)
         again = sh(['git', 'diff', '--stat'], tree).stdout
         if rc2 or again:
             problems.append(f'second run changed the tree (exit {rc2}):\n{again}{log2}')

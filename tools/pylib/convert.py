@@ -130,6 +130,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                          'shows (read plainly, or from Rust) is taken as read locklessly because you say so; '
                          'STRUCT.FIELD@FILE:LINE names that lockless reader for the commit message')
     ap.add_argument('--dry-run', action='store_true', help='report only; change no file')
+    ap.add_argument('--with-reads', action='store_true',
+                    help='also rewrite READ_ONCE(e->f) in scope to atomic_load_relaxed_from_ptr(&e->f) for '
+                         'the fields whose writes this run converted: one spelling per field')
     ap.add_argument('--all-files', action='store_true',
                     help='run the store pass also on files that name none of the structs whose fields '
                          'they store to (they can only give untyped reports; slower)')
@@ -340,6 +343,38 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     return sites, [o for o in outs if o.failed], {o.path: o.unparsed for o in partial}
 
 
+READ_TEMPLATE = COCCI / 'marked_load_fields.cocci.in'
+READ_ONCE_RE = r'\bREAD_ONCE\s*\([^;]*?(?:->|\.)\s*[A-Za-z_]\w*\s*\)'
+
+
+def with_reads(a: argparse.Namespace, sites: List[Site]) -> Tuple[List[Site], List[Outcome]]:
+    """--with-reads: READ_ONCE(e->f) -> atomic_load_relaxed_from_ptr(&e->f)
+    in scope, for the fields this run converted a write of."""
+    done = sorted({f'{s.struct}:{s.name}' for s in sites if s.kind in ('store', 'rmw-store')})
+    if not done:
+        return [], []
+    names = {d.split(':')[1] for d in done}
+    found = grep_names(a.ksrc, READ_ONCE_RE, spec_for(a.paths), r'(?:->|\.)\s*([A-Za-z_]\w*)\s*\)$')
+    files = sorted(p for p, ns in found.items() if ns & names)
+    text = fill_template(READ_TEMPLATE.read_text(), sorted(names))
+    with tempfile.NamedTemporaryFile('w', suffix='.cocci', delete=False) as gen:
+        gen.write(text)
+    argv = ['spatch', '--sp-file', gen.name, '-D', 'report' if a.dry_run else 'patch', *SPATCH_OPTS]
+    if not a.dry_run:
+        argv.append('--in-place')
+    print(f'==> reads (--with-reads): {len(done)} converted fields, {len(files)} files in scope read one '
+          'with READ_ONCE()', flush=True)
+
+    def one(path: str) -> Outcome:
+        out, failed = run_spatch(argv + [path], a.ksrc, a.timeout, {'AFP_CONVERTED': ' '.join(done)})
+        return Outcome(path, out, failed)
+
+    outs = parallel(files, a.jobs, 'reads', one) if files else []
+    os.unlink(gen.name)
+    reads = dedupe_sites(s for o in outs for s in parse_sites(o.out))
+    return reads, [o for o in outs if o.failed]
+
+
 def commit_by_subsystem(ksrc: str, command: str, sites: Sequence[Site],
                         fields: Dict[Tuple[str, str, str], Field], reason: str) -> List[str]:
     changed = git(ksrc, 'diff', '--name-only').split()
@@ -388,6 +423,9 @@ def main(argv: List[str]) -> int:
     untyped = Counter(r.name for r in reads if not r.typed and r.name not in typed_names and not a.field)
     t2 = time.monotonic()
     sites, skipped3, unparsed = convert(a, fields, defs, base, version)
+    if a.with_reads:
+        read_sites, skipped4 = with_reads(a, sites)
+        sites, skipped3 = sites + read_sites, skipped3 + skipped4
     t3 = time.monotonic()
     skipped_all = skipped + skipped2 + skipped3
     changed = git(a.ksrc, 'diff', '--name-only').split()
@@ -396,8 +434,8 @@ def main(argv: List[str]) -> int:
               ((f.defn.key if f.defn else '?', f.struct, f.name, f.kind, ' '.join(f.readers[:5]))
                for f in sorted(fields.values(), key=lambda f: (f.struct, f.name))))
     write_tsv(res / 'untyped.tsv', '#field\treads', sorted(untyped.items()))
-    write_tsv(res / 'sites.tsv', '#kind\tstruct\tfield\tfile:line',
-              ((s.kind, s.struct, s.name, f'{s.file}:{s.line}') for s in sites))
+    write_tsv(res / 'sites.tsv', '#kind\tstruct\tfield\tfile:line\tlock held, or why left plain',
+              ((s.kind, s.struct, s.name, f'{s.file}:{s.line}', s.detail) for s in sites))
     write_tsv(res / 'rmw.tsv', '#subsystem\tstruct\tfield\tfile:line',
               sorted((subsystem(s.file), s.struct, s.name, f'{s.file}:{s.line}') for s in sites if s.kind == 'rmw'))
     write_tsv(res / 'skipped.tsv', '#file\treason', ((o.path, o.failed) for o in skipped_all))

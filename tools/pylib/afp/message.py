@@ -10,7 +10,7 @@ Does not: decide anything; it formats the sites it is given.
 """
 
 import textwrap
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Dict, List, Sequence, Tuple
 
@@ -50,6 +50,7 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
     unparsed code left for review, and how it was generated."""
     mine = set(paths)
     done = [s for s in sites if s.kind in ('store', 'rmw-store') and s.file in mine]
+    reads = Counter((s.struct, s.name) for s in sites if s.kind == 'read' and s.file in mine)
     here = [s for s in sites if subsystem(s.file) == group]
     left = [s for s in here if s.kind.startswith('left:')]
     rmw = [s for s in here if s.kind == 'rmw']
@@ -71,12 +72,16 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
     by_field: Dict[Tuple[str, str], List[Site]] = defaultdict(list)
     for s in done:
         by_field[(s.struct, s.name)].append(s)
-    for (st, name), ss in sorted(by_field.items()):
+    for (st, name) in sorted(set(by_field) | set(reads)):
+        ss = by_field.get((st, name), [])
         # a reader in this subsystem first, then by place: stable across runs
         rd = sorted(set(readers.get((st, name), [])) - {'named'},
                     key=lambda r: (subsystem(r) != group, *split_loc(r)))
         where = f'read locklessly at {rd[0]}' if rd else 'named on the command line'
         lines += _wrap(f'struct {st}::{name}, {where}:', '  ', '    ')
+        if reads[(st, name)]:
+            lines += _wrap(f'its READ_ONCE() reads here become atomic_load_relaxed_from_ptr() '
+                           f'({reads[(st, name)]}), so the field has one spelling', '    ', '      ')
         for s in sorted(ss, key=lambda s: (s.file, s.line)):
             how = 'read-modify-write under ' + s.detail if s.kind == 'rmw-store' else (
                 'store, under ' + s.detail if s.detail else 'store')

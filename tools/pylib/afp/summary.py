@@ -50,7 +50,7 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
     store_files = len({s.file for s in sites if s.kind == 'store'})
     counts = {'fields_typed': len(fields), 'fields_convertible': kinds['ok'],
               'fields_untyped_only': len(untyped), 'stores_converted': sk['store'],
-              'rmw_converted': sk['rmw-store'],
+              'rmw_converted': sk['rmw-store'], 'reads_rewritten': sk['read'],
               **{'left_' + v.replace('-', '_'): left[v] for v in LEFT_VERDICTS},
               'stores_left_field_kind': sk['skip-store'], 'stores_unrelated_struct': sk['unrelated'], 'stores_untyped': sk['untyped-store'],
               'rmw_reported': sk['rmw'], 'rmw_typed': rmw_typed, 'rmw_unrelated': sk['rmw-unrelated'], 'chained': sk['chained'], 'for_header': sk['for-header'],
@@ -67,6 +67,7 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
         ('stores converted', f"{sk['store']} in {store_files} files"
          + ('' if converted_files or not (sk['store'] + sk['rmw-store']) else ' (dry run: none written)')),
         ('read-modify-write converted, lock held', f"{sk['rmw-store']} (x->f = x->f op v; {locks} function/lock pairs)"),
+        *([('READ_ONCE() reads rewritten (--with-reads)', sk['read'])] if sk['read'] else []),
         *[(f'left plain, cannot race: {v}', f'{left[v]}  ({LEFT_WHY[v]})') for v in LEFT_VERDICTS],
         ('stores left: field kind', f"{sk['skip-store']}" + ''.join(
             f" ({', '.join(why)})" for why in [[f'{k[11:]} {v}' for k, v in sorted(Counter(s.kind for s in sites).items())
