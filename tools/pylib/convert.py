@@ -314,6 +314,8 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
                                      bad)
         if failed and len(names) > 1:
             # Put back what the batch may have written, then one file per process.
+            print(f'  a group of {len(names)} files failed ({failed[:80]}); rerunning them one per process',
+                  flush=True)
             for n, text in before.items():
                 Path(a.ksrc, n).write_text(text, errors='surrogateescape')
             outs = [one(shlex.quote(n)) for n in names]
