@@ -59,6 +59,30 @@ position p;
  atomic_load_acquire_from_ptr(&E2.f@p)
 )
 
+@script:python depends on discover@
+S << typed.S;
+f << typed.f;
+p << typed.p;
+@@
+print("field\ttyped\t%s\t%s\t%s:%s" % (S, f, p[0].file, p[0].line))
+
+@script:python depends on report@
+S << typed.S;
+f << typed.f;
+p << typed.p;
+@@
+coccilib.report.print_report(p[0], "lockless read of struct %s field %s: plain stores to it race" % (S, f))
+
+@script:python depends on org@
+S << typed.S;
+f << typed.f;
+p << typed.p;
+@@
+coccilib.org.print_todo(p[0], "lockless read of struct %s field %s" % (S, f))
+
+// typed's scripts come before untyped: bindings a later script needs are
+// carried through every rule in between, and untyped, which inherits
+// typed.p, would then run once per typed read.
 @untyped depends on !decls disable ptr_to_array, fld_to_ptr, mkinit@
 identifier f;
 expression E;
@@ -114,37 +138,16 @@ expression E;
 - afp_discovery_only_nothing_to_patch();
 
 @script:python depends on discover@
-S << typed.S;
-f << typed.f;
-p << typed.p;
-@@
-print("field\ttyped\t%s\t%s\t%s:%s" % (S, f, p[0].file, p[0].line))
-
-@script:python depends on discover@
 f << untyped.f;
 p << untyped.p;
 @@
 print("field\tuntyped\t?\t%s\t%s:%s" % (f, p[0].file, p[0].line))
 
 @script:python depends on report@
-S << typed.S;
-f << typed.f;
-p << typed.p;
-@@
-coccilib.report.print_report(p[0], "lockless read of struct %s field %s: plain stores to it race" % (S, f))
-
-@script:python depends on report@
 f << untyped.f;
 p << untyped.p;
 @@
 coccilib.report.print_report(p[0], "lockless read of field %s (struct unknown, low confidence)" % f)
-
-@script:python depends on org@
-S << typed.S;
-f << typed.f;
-p << typed.p;
-@@
-coccilib.org.print_todo(p[0], "lockless read of struct %s field %s" % (S, f))
 
 @script:python depends on org@
 f << untyped.f;
