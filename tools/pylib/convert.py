@@ -52,9 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, blank_attributes,  # noqa: E402,F401
                        hidden_reads, hidden_stores, locate, packed_in_text)
 from afp.env import ENV  # noqa: E402
-from afp.fields import (Defs, Field, Read, Site, StructDef, convertible_pairs, dedupe_sites,  # noqa: E402,F401
-                        explain_skips, named_fields, parse_decls, parse_discover, parse_field_spec,
-                        parse_sites, plan_pairs, shared_fields, split_loc)
+from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, StructDef, add_aliases,  # noqa: E402,F401
+                        convertible_pairs, dedupe_sites, explain_skips, named_fields, parse_aliases,
+                        parse_decls, parse_discover, parse_field_spec, parse_sites, plan_pairs, shared_fields, split_loc)
 from afp.generated import command_from_message, command_record  # noqa: E402,F401
 from afp.git import (EXCLUDE, SOURCES, blob_ids, blob_texts, git, grep_files, grep_names,  # noqa: E402,F401
                      require_clean, spec_for)
@@ -230,7 +230,11 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
             for d in ds:
                 d.packed = d.packed or packed_in_text(text, d.line)
         defs += ds
-    return Defs(defs), [o for o in outs if o.failed]
+    result = Defs(defs)
+    # Members reached through a header's #define (sk->sk_state).
+    found = git(a.ksrc, 'grep', '-h', '-I', '-P', MEMBER_ALIAS_RE, '--', '*.h', *EXCLUDE, ok=(0, 1))
+    add_aliases(result, parse_aliases(found))
+    return result, [o for o in outs if o.failed]
 
 
 def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], defs: Defs,

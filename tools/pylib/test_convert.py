@@ -92,6 +92,40 @@ class DecideTest(unittest.TestCase):
         # drivers/x.c has its own struct foo, which nobody reads locklessly
         self.assertEqual(cv.convertible_pairs('drivers/x.c', fields, self.defs), set())
 
+    def test_member_alias_through_a_define(self):
+        decls = '\n'.join([
+            'struct\tsock_common\tinclude/net/sock.h:163',
+            'member\tsock_common\tskc_state\tvolatile unsigned char\tplain\tinclude/net/sock.h:185',
+            'member\tsock_common\tskc_flags\tint\tbitfield\tinclude/net/sock.h:186',
+            'struct\tsock\tinclude/net/sock.h:360',
+            'member\tsock\t__sk_common\tstruct sock_common\tplain\tinclude/net/sock.h:365',
+            'member\tsock\tsk_prot\tstruct proto *\tplain\tinclude/net/sock.h:370',
+            'struct\tpk\tinclude/p.h:1', 'packed\tpk\tinclude/p.h:1',
+            'member\tpk\tv\tint\tplain\tinclude/p.h:2',
+            'struct\tholder\tinclude/p.h:9',
+            'member\tholder\tin\tstruct pk\tplain\tinclude/p.h:10'])
+        aliases = cv.parse_aliases('\n'.join([
+            '#define sk_state\t\t__sk_common.skc_state',
+            '#define sk_flags __sk_common.skc_flags',
+            '#define sk_gone __sk_common.nothing',
+            '#define via_ptr sk_prot.x',
+            '#define h_v in.v',
+            '#define twice a.b', '#define twice a.c',
+            '#define NOT_A_MEMBER 1.5']))
+        self.assertEqual(aliases['sk_state'], ['__sk_common', 'skc_state'])
+        self.assertNotIn('twice', aliases)
+        self.assertNotIn('NOT_A_MEMBER', aliases)
+        defs = cv.Defs(cv.parse_decls(decls))
+        self.assertEqual(cv.add_aliases(defs, aliases), 2)
+        sock = defs.resolve('sock', 'net/x.c')[0]
+        self.assertEqual(sock.members['sk_state'], ('volatile unsigned char', False))
+        self.assertEqual(sock.members['sk_flags'], ('int', True))   # a bit-field stays one
+        self.assertNotIn('sk_gone', sock.members)                  # no such member down the path
+        self.assertNotIn('via_ptr', sock.members)                  # through a pointer: not a member
+        self.assertNotIn('h_v', defs.resolve('holder', 'net/x.c')[0].members)   # through a packed struct
+        fields = cv.shared_fields([cv.Read(True, 'sock', 'sk_state', 'net/r.c', 1)], defs)
+        self.assertEqual([f.kind for f in fields.values()], ['ok'])
+
     def test_explain_skips(self):
         fields = cv.shared_fields([cv.Read(True, 'foo', 'w', 'fs/r.c', 2)], self.defs)
         sites = [cv.Site('skip-store', 'foo', 'w', 'x.c', 1), cv.Site('skip-store', 'bar', 'w', 'x.c', 2)]

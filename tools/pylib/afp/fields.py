@@ -164,6 +164,53 @@ class Defs:
         return None, 'struct-ambiguous'
 
 
+# A header's "#define A M.N" (sk_state is __sk_common.skc_state, tcf_action
+# is common.tcfa_action): code that writes x->A writes a member of a member.
+MEMBER_ALIAS_RE = r'^\s*#\s*define\s+([A-Za-z_]\w*)\s+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\s*$'
+
+
+def parse_aliases(grep_out: str) -> Dict[str, List[str]]:
+    """git grep -h output of MEMBER_ALIAS_RE lines -> {A: [M, N, ...]}; a
+    name defined to two different member paths is dropped (which applies
+    depends on the includes)."""
+    seen: Dict[str, Set[Tuple[str, ...]]] = defaultdict(set)
+    for line in grep_out.splitlines():
+        m = re.match(MEMBER_ALIAS_RE, line)
+        if m:
+            seen[m.group(1)].add(tuple(m.group(2).split('.')))
+    return {a: list(paths.pop()) for a, paths in seen.items() if len(paths) == 1}
+
+
+def add_aliases(defs: Defs, aliases: Dict[str, List[str]]) -> int:
+    """Give struct S member A when A is an alias M.N... and S's member M is
+    a struct (not a pointer) whose definition has N (and so on down the
+    path): A then takes the last member's type and bit-field flag. Not
+    through a packed struct (S's own packing is judged as for any member).
+    S's own member A wins. Returns the number of members added."""
+    added = 0
+    for ds in list(defs.by_name.values()):
+        for d in ds:
+            for a, path in aliases.items():
+                if a in d.members or path[0] not in d.members:
+                    continue
+                cur, member = d, path[0]
+                for nxt in path[1:]:
+                    t, bit = cur.members[member]
+                    m = re.fullmatch(r'(?:const\s+|volatile\s+)*struct\s+(\w+)', t.strip())
+                    if bit or not m:
+                        break
+                    inner, _ = defs.resolve(m.group(1), d.file, nxt)
+                    if inner is None or nxt not in inner.members:
+                        break
+                    if inner.packed:
+                        break
+                    cur, member = inner, nxt
+                else:
+                    d.members[a] = cur.members[member]
+                    added += 1
+    return added
+
+
 @dataclass
 class Field:
     struct: str
