@@ -8,7 +8,9 @@ atomic_load_{relaxed,acquire}_from_ptr, one spatch process per file (spatch
 file), results cached by git blob id. The structs named by typed reads are
 then looked up (-D decls on the files that define them) and each member is
 classified: only scalars no wider than a word, not bit-fields, outside
-packed structs, may take atomic_store_relaxed_from_ptr(). Pass 2 fills
+packed structs, may take atomic_store_relaxed_from_ptr(). A member that a
+header's #define names (sk_state for __sk_common.skc_state) takes the kind
+of the member it stands for. Pass 2 fills
 cocci/marked_store_fields.cocci.in with the literal field names and runs it
 on the files in scope that mention one of them.
 
