@@ -125,6 +125,21 @@ def rules(field_constraint: str, emit_dep: str) -> str:
     fors = [f' for ({e}f@p = v; {c2}; {c3}) St' for e in ('E->', 'E.') for c2, c3 in
             (('e2', 'e3'), ('e2', ''), ('', 'e3'), ('', ''))]
     chained = [' E->f@p = a = b', ' E.f@p = a = b']
+    # stall judges every typed plain store, st takes the ones to convert.
+    typed_store = f'''identifier S;
+identifier f{fc};
+struct S *E;
+struct S E2;
+expression v;
+position p != nostore.p;
+@@
+
+(
+ E->f@p = v;
+|
+ E2.f@p = v;
+)
+'''
     text = f'''
 // Read-modify-write statements of a field read locklessly, serialised by a
 // lock the function holds (afp_site() says 'rmw-locked'): converted to
@@ -279,20 +294,7 @@ assignment operator aop = {{{AOPS}}};
 // Every typed plain store, judged: converted ('store'), left plain because
 // it cannot race ('left:<why>'), or the field may not take a marked store.
 @stall {DISABLE}@
-identifier S;
-identifier f{fc};
-struct S *E;
-struct S E2;
-expression v;
-position p != nostore.p;
-@@
-
-(
- E->f@p = v;
-|
- E2.f@p = v;
-)
-
+{typed_store}
 @script:python{dep}@
 S << stall.S;
 f << stall.f;
@@ -306,20 +308,7 @@ else:
 
 // The stores to convert.
 @st {DISABLE}@
-identifier S;
-identifier f{fc};
-struct S *E;
-struct S E2;
-expression v;
-position p != nostore.p;
-@@
-
-(
- E->f@p = v;
-|
- E2.f@p = v;
-)
-
+{typed_store}
 @script:python@
 S << st.S;
 f << st.f;
