@@ -115,6 +115,20 @@ def _expand(acc: str) -> List[str]:
     return out
 
 
+def _accept(rule: str, kind: str, verdict: str) -> str:
+    """The script that keeps rule's matches whose afp_site() verdict is
+    verdict, and adds their places to AFP_CONVERT_AT for the patch rule."""
+    return f'''@script:python@
+S << {rule}.S;
+f << {rule}.f;
+p << {rule}.p;
+@@
+if afp_ok(p[0].file, S, f) and afp_site(p[0], f, "{kind}")[0] == "{verdict}":
+    AFP_CONVERT_AT.add(afp_at(p[0]))
+else:
+    cocci.include_match(False)'''
+
+
 def rules(field_constraint: str, emit_dep: str) -> str:
     """The shared rules. field_constraint: '' or ' = {@FIELDS@}';
     emit_dep: '' or ' depends on afp_lines' (for the machine-line scripts)."""
@@ -156,15 +170,7 @@ assignment operator aop = {{{AOPS}}};
 
 {stmt_rmw}
 
-@script:python@
-S << rmwc.S;
-f << rmwc.f;
-p << rmwc.p;
-@@
-if afp_ok(p[0].file, S, f) and afp_site(p[0], f, "rmw")[0] == "rmw-locked":
-    AFP_CONVERT_AT.add(afp_at(p[0]))
-else:
-    cocci.include_match(False)
+{_accept('rmwc', 'rmw', 'rmw-locked')}
 
 @script:python{dep}@
 S << rmwc.S;
@@ -309,15 +315,7 @@ else:
 // The stores to convert.
 @st {DISABLE}@
 {typed_store}
-@script:python@
-S << st.S;
-f << st.f;
-p << st.p;
-@@
-if afp_ok(p[0].file, S, f) and afp_site(p[0], f, "store")[0] == "store":
-    AFP_CONVERT_AT.add(afp_at(p[0]))
-else:
-    cocci.include_match(False)
+{_accept('st', 'store', 'store')}
 
 @script:python depends on report@
 S << st.S;
