@@ -95,6 +95,11 @@ export BENCH_PIPELINE BENCH_SCOPE BENCH_COCCI_SCOPE BENCH_TABLES
 bench: apply ## Seven tables from one run (codegen, code size, micro-benchmark, conversion speed, make test stage times, nested preprocessed size, whole-tree conversion and recall; BENCH_TABLES="4 5" picks some, BENCH_PIPELINE=0 skips table 5); markdown in $(WORK)/results/bench.md
 	@tools/bench
 
+PHONY += kcsan-evidence
+export DURATION SMP
+kcsan-evidence: apply ## KCSAN on a stress-ng workload in QEMU, before and after tools/convert on the subsystems whose plain stores raced (DURATION= s per boot, default 600); markdown in $(WORK)/results/kcsan-evidence.md (not part of make test)
+	@tools/kcsan-evidence
+
 PHONY += selftest
 selftest: ## Unit tests of the tools themselves (no kernel needed)
 	@tools/selftest

@@ -4,7 +4,8 @@
 Guarantees: git() runs 'git -C REPO ARGS', returns its stdout, and on an exit
 status outside OK stops the tool with one line naming the command, the repo
 and git's own message (never a Python traceback); worktree_at() makes a
-detached worktree once and resets it to the commit asked for every time.
+detached worktree once and resets it to the commit asked for every time;
+line_mapper() carries a file:line across a diff.
 Does not: commit, reset or check out anything in a tree it was not handed.
 """
 
@@ -14,7 +15,7 @@ import subprocess
 import tempfile
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 
 def git(repo, *args: str, ok: Sequence[int] = (0,), env: Optional[Dict[str, str]] = None) -> str:
@@ -113,3 +114,31 @@ def require_clean(ksrc: str) -> None:
         raise SystemExit(f'error: {ksrc} has uncommitted changes; nothing was touched:\n'
                          + ''.join(f'  {l}\n' for l in dirty.splitlines()[:5])
                          + '  Commit or stash them, then rerun.')
+
+
+def line_mapper(diff: str) -> Callable[[str], str]:
+    """From a `git diff -U0 A B`: file:line in A -> file:line in B. A line
+    inside a changed hunk maps to the hunk's first new line; a file the
+    diff does not name keeps its lines."""
+    hunks: Dict[str, List[Tuple[int, int, int, int]]] = {}
+    cur = ''
+    for ln in diff.splitlines():
+        if ln.startswith('--- '):
+            cur = ln[6:] if ln.startswith('--- a/') else ''
+        m = re.match(r'^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@', ln)
+        if m and cur:
+            hunks.setdefault(cur, []).append((int(m.group(1)), int(m.group(2) or 1),
+                                              int(m.group(3)), int(m.group(4) or 1)))
+
+    def mapped(where: str) -> str:
+        path, _, line = where.rpartition(':')
+        if path not in hunks or not line.isdigit():
+            return where
+        n, shift = int(line), 0
+        for old, olen, new, nlen in hunks[path]:
+            if olen and old <= n < old + olen:
+                return f'{path}:{new}'
+            if (old + olen if olen else old + 1) <= n:
+                shift += nlen - olen
+        return f'{path}:{n + shift}'
+    return mapped

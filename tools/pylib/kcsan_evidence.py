@@ -1,0 +1,472 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/kcsan-evidence: which plain stores race on a real workload, and
+what the conversion removes.
+
+1. A worktree at $WORK/kcsan-evidence/tree, detached at the series without
+   its generated patches (the accessors and their tests, no conversion).
+2. One x86_64 build dir ($BUILD/kcsan-evidence-x86_64): tinyconfig with
+   configs/kcsan-evidence.config merged by merge_config.sh; make bzImage.
+3. An initramfs (afp/initramfs.py: busybox-static, stress-ng and its
+   libraries, kunit/kcsan-evidence/init), made by the kernel's
+   usr/gen_init_cpio; QEMU TCG boots it with -smp SMP for DURATION seconds.
+4. The console's KCSAN reports are parsed, symbolised with
+   scripts/faddr2line and counted as distinct races (pairs of source lines),
+   classified by their two accesses (afp/kcsan_report.py).
+5. tools/convert --dry-run over the directories (subsystem(), as its
+   commits group them) of the files with racing plain stores: a table of
+   racing stores converted, left (with the reason), and converted stores
+   never seen racing.
+6. tools/convert --commit over the same directories in the worktree,
+   rebuild (incremental), the same boot for the same time, the same tables,
+   and each converted racing store checked: it must not race as a plain
+   store again.
+
+Guarantees: the user's tree and branches are never touched (the worktree is
+ours, under $WORK, reset on each run); each build is stamped with its
+source tree id and config and reused while they match, each boot with its
+kernel, initramfs and knobs (an interrupted run resumes); a console without
+KCSAN's boot message, a kernel that does not reach the workload, or a
+frame faddr2line cannot resolve is named; results in
+$RESULTS/kcsan-evidence.md, raw consoles and the tables' data beside it in
+$RESULTS/kcsan-evidence/; exits 1 when a converted store still races as a
+plain store.
+Does not: gate make test (a measurement, like make bench), tune the
+stressors (kunit/kcsan-evidence/init fixes them), judge the races it finds,
+or prove anything about code the workload does not run.
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from afp import arch as afp_arch, initramfs, kbuild  # noqa: E402
+from afp import kcsan_report as kr  # noqa: E402
+from afp.env import ENV  # noqa: E402
+from afp.generated import generated  # noqa: E402
+from afp.git import git, line_mapper, worktree_at  # noqa: E402
+from afp.message import subsystem  # noqa: E402
+from afp.stamp import Stamp  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+FRAG = ROOT / 'configs' / 'kcsan-evidence.config'
+INIT = ROOT / 'kunit' / 'kcsan-evidence' / 'init'
+START = 'kcsan-evidence: workload start'
+END = 'kcsan-evidence: workload end'
+# KCSAN's own boot line (kernel/kcsan/core.c: "enabled early" or, later,
+# its selftest's verdict); without it the console says nothing about races.
+KCSAN_ALIVE_RE = re.compile(r'kcsan: (enabled early|selftest: \d+/\d+ tests passed)')
+
+
+def log(msg: str) -> None:
+    print(f'==> kcsan-evidence: {msg}', flush=True)
+
+
+def sha(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b'\0')
+    return h.hexdigest()[:16]
+
+
+# ---------------------------------------------------------------- build
+
+def build(a: afp_arch.Arch, tree: Path, out: Path, keep: Path, label: str, config_key: str) -> None:
+    """make bzImage in OUT, with progress; copy bzImage and vmlinux to KEEP.
+    Skipped while KEEP's stamp (source tree id, config) matches."""
+    tree_id = git(str(tree), 'rev-parse', 'HEAD^{tree}').strip()
+    stamp = Stamp(keep / '.stamp', f'{tree_id} {config_key}')
+    if stamp.fresh() and (keep / 'vmlinux').exists():
+        log(f'build {label}: reused (same source tree {tree_id[:12]} and config)')
+        return
+    stamp.clear()
+    keep.mkdir(parents=True, exist_ok=True)
+    argv = a.make_argv(tree, out) + ['bzImage']
+    logf = keep / 'build.log'
+    t0 = time.time()
+    log(f'build {label}: make bzImage in {out} (log: {logf})')
+    with open(logf, 'w') as f:
+        proc = subprocess.Popen(argv, cwd=tree, env=dict(os.environ, ARCH=a.make_arch),
+                                stdout=f, stderr=subprocess.STDOUT, text=True)
+        last = t0
+        while proc.poll() is None:
+            time.sleep(1)
+            if time.time() - last >= 60:
+                last = time.time()
+                done = sum(1 for ln in open(logf, errors='replace') if ln.startswith('  CC '))
+                log(f'build {label}: {time.time() - t0:.0f} s, {done} files compiled so far')
+    if proc.returncode:
+        text = logf.read_text(errors='replace')
+        raise SystemExit(f'error: build {label} failed: {kbuild.first_error(text)}\n  see {logf}')
+    for name, src in (('bzImage', out / 'arch/x86/boot/bzImage'), ('vmlinux', out / 'vmlinux')):
+        shutil.copyfile(src, keep / name)
+    log(f'build {label}: done in {time.time() - t0:.0f} s')
+    stamp.done()
+
+
+# ---------------------------------------------------------------- boot
+
+def boot(kernel: Path, initrd: Path, console: Path, label: str, duration: int, smp: int) -> None:
+    """Boot under QEMU TCG, console to CONSOLE; progress every 30 s."""
+    key = f'{sha(kernel.read_bytes())} {sha(initrd.read_bytes())} {duration} {smp}'
+    stamp = Stamp(console.with_suffix('.key'), key)
+    if stamp.fresh() and console.exists() and END in console.read_text(errors='replace'):
+        log(f'boot {label}: reused {console} (same kernel, initramfs, DURATION and SMP)')
+        return
+    stamp.clear()
+    argv = ['qemu-system-x86_64', '-accel', 'tcg', '-smp', str(smp), '-m', '1024',
+            '-kernel', str(kernel), '-initrd', str(initrd),
+            '-append', f'console=ttyS0 panic=-1 kcsan_evidence_duration={duration}',
+            '-display', 'none', '-serial', 'stdio', '-monitor', 'none', '-no-reboot']
+    limit = duration + 900
+    log(f'boot {label}: QEMU TCG -smp {smp}, stress-ng for {duration} s (gives up after {limit} s)')
+    t0 = time.time()
+    seen = {'reports': 0}
+    done = threading.Event()
+
+    def progress() -> None:
+        while not done.wait(30):
+            log(f'boot {label}: {time.time() - t0:.0f} s, {seen["reports"]} KCSAN reports so far')
+
+    with open(console, 'w') as f:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors='replace')
+        killer = threading.Timer(limit, proc.kill)
+        killer.start()
+        ticker = threading.Thread(target=progress, daemon=True)
+        ticker.start()
+        try:
+            for ln in proc.stdout:
+                f.write(ln)
+                seen['reports'] += 'BUG: KCSAN:' in ln
+            proc.wait()
+        finally:
+            killer.cancel()
+            done.set()
+    reports = seen['reports']
+    text = console.read_text(errors='replace')
+    if not KCSAN_ALIVE_RE.search(text):
+        raise SystemExit(f'error: boot {label}: the console has no KCSAN boot message; is CONFIG_KCSAN '
+                         f'enabled in {FRAG}? see {console}')
+    if START not in text:
+        tail = '\n'.join('  ' + ln for ln in text.splitlines()[-15:])
+        raise SystemExit(f'error: boot {label}: the kernel did not reach the workload (no "{START}" line '
+                         f'after {time.time() - t0:.0f} s); last lines of {console}:\n{tail}')
+    if END not in text:
+        raise SystemExit(f'error: boot {label}: the workload did not end within {limit} s; see {console}')
+    log(f'boot {label}: done in {time.time() - t0:.0f} s, {reports} KCSAN reports')
+    stamp.done()
+
+
+# ---------------------------------------------------------------- races
+
+class Races:
+    """The distinct races of one console, symbolised."""
+
+    def __init__(self, console: Path, vmlinux: Path, tree: Path):
+        parsed = kr.parse(console.read_text(errors='replace'))
+        self.unreadable = parsed.unreadable
+        self.unresolved = kr.symbolise(parsed.reports, vmlinux, tree)
+        self.reports = parsed.reports
+        self.by_key = kr.distinct(parsed.reports)
+        self.tree = tree
+
+    def rows(self) -> List[Tuple[str, kr.Report, int]]:
+        return [(kr.classify(reps[0]), reps[0], len(reps)) for reps in self.by_key.values()]
+
+    def store_files(self) -> List[str]:
+        files = set()
+        for _, rep, _ in self.rows():
+            s = kr.store_of(rep)
+            if s and s.where:
+                files.add(s.where.rsplit(':', 1)[0])
+        return sorted(files)
+
+    def source_line(self, where: str) -> str:
+        path, _, line = where.rpartition(':')
+        try:
+            return (self.tree / path).read_text(errors='replace').splitlines()[int(line) - 1].strip()
+        except (OSError, ValueError, IndexError):
+            return ''
+
+
+def read_tsv(path: Path) -> List[List[str]]:
+    if not path.exists():
+        return []
+    return [ln.split('\t') for ln in path.read_text().splitlines() if ln and not ln.startswith('#')]
+
+
+# tools/convert's sites.tsv kinds (afp/summary.py) in the words of the table.
+KIND_WORDS = {
+    'rmw': ('reported', 'read-modify-write with no lock held in its function: needs an atomic type'),
+    'untyped-store': ('not converted', 'struct type unknown to spatch'),
+    'unparsed-store': ('not converted', 'in a line spatch could not parse'),
+    'chained': ('not converted', 'chained assignment'),
+}
+
+
+class Conversion:
+    """What one tools/convert --dry-run said about the files in scope."""
+
+    def __init__(self, results: Path):
+        self.sites: Dict[str, Tuple[str, str, str]] = {}      # file:line -> (kind, struct.field, why)
+        for kind, struct, fld, where, *why in read_tsv(results / 'sites.tsv'):
+            self.sites.setdefault(where, (kind, f'{struct}.{fld}', why[0] if why else ''))
+        self.fields: Dict[str, List[str]] = {}                # field name -> [struct: verdict]
+        for row in read_tsv(results / 'fields.tsv'):
+            if len(row) >= 4:
+                self.fields.setdefault(row[2], []).append(f'{row[1]}: {row[3]}')
+
+    @staticmethod
+    def words(kind: str, fld: str, why: str) -> Tuple[str, str]:
+        if kind in ('store', 'rmw-store'):
+            return 'converted', fld + (f', under {why}' if why else '')
+        if kind.startswith('left:'):
+            return 'left plain', f'{fld}: {kind[5:]}' + (f' ({why})' if why else '')
+        if kind.endswith(':unrelated'):
+            return 'not converted', f'{fld}: no marked read of this struct\'s field found'
+        if kind.startswith('skip-store:'):
+            return 'not converted', f'{fld}: {kind[11:]} (not a type the accessor takes)'
+        verdict, text = KIND_WORDS.get(kind, ('not converted', kind))
+        return verdict, f'{fld}: {text}'
+
+    def verdict(self, where: str, members: Sequence[str]) -> Tuple[str, str]:
+        """(converted | left plain | reported | not converted | not found,
+        why) for a store at WHERE. A statement may span lines: the site is
+        looked up from WHERE back to two lines before it."""
+        path, _, line = where.rpartition(':')
+        for back in range(0, 3):
+            at = f'{path}:{int(line) - back}'
+            if at in self.sites:
+                return self.words(*self.sites[at])
+        known = [f'{m} ({"; ".join(self.fields[m])})' for m in members if m in self.fields]
+        if known:
+            return 'not found', 'field known, store not matched: ' + ', '.join(known)
+        if members:
+            return 'not found', f'{", ".join(members)}: no lockless reader discovered'
+        return 'not found', 'no member store on this line'
+
+    def converted(self) -> List[str]:
+        return sorted(w for w, (k, _, _) in self.sites.items() if k in ('store', 'rmw-store'))
+
+
+METRIC_RE = re.compile(r'^stress-ng: metrc: \[\d+\] (?P<name>[a-z-]+)\s+(?P<ops>\d+)\s+(?P<real>[\d.]+)\s')
+
+
+def bogo_ops(console: Path) -> Dict[str, Tuple[int, float]]:
+    """stressor -> (bogo ops, seconds it ran), from --metrics-brief."""
+    out = {}
+    for ln in console.read_text(errors='replace').splitlines():
+        m = METRIC_RE.match(ln)
+        if m:
+            out[m.group('name')] = (int(m.group('ops')), float(m.group('real')))
+    return out
+
+
+# ---------------------------------------------------------------- tables
+
+def md_table(head: Sequence[str], rows: Sequence[Sequence]) -> List[str]:
+    out = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
+    out += ['| ' + ' | '.join(str(c).replace('|', '\\|') for c in r) + ' |' for r in rows]
+    return out
+
+
+def class_counts(races: Races) -> Counter:
+    return Counter(c for c, _, _ in races.rows())
+
+
+def race_rows(races: Races, conv: Conversion) -> List[List[str]]:
+    rows = []
+    for cls, rep, n in races.rows():
+        s = kr.store_of(rep)
+        other = [a for a in rep.accesses if a is not s]
+        if s is not None:
+            members = kr.stored_members(races.source_line(s.where))
+            verdict, why = conv.verdict(s.where, members) if s.where else ('not found', 'store not symbolised')
+        else:
+            verdict, why = '-', 'no plain store'
+        rows.append([cls, f'`{s.site}` {s.type}' if s else '-',
+                     '; '.join(f'`{a.site}` {a.type}' for a in other) or '?',
+                     n, verdict, why])
+    order = {c: i for i, c in enumerate(kr.CLASSES)}
+    return sorted(rows, key=lambda r: (order[r[0]], r[4], r[1]))
+
+
+# ---------------------------------------------------------------- main
+
+def convert(tree: Path, paths: Sequence[str], results: Path, commit: bool) -> None:
+    argv = [str(ROOT / 'tools' / 'convert'), '--results', str(results)]
+    argv += ['--commit'] if commit else ['--dry-run']
+    env = dict(os.environ, KSRC=str(tree))
+    # The commits stay in our worktree; they need an identity, not the user's.
+    for who in ('AUTHOR', 'COMMITTER'):
+        env.setdefault(f'GIT_{who}_NAME', 'tools/kcsan-evidence')
+        env.setdefault(f'GIT_{who}_EMAIL', 'kcsan-evidence@invalid')
+    log(f'tools/convert {"--commit" if commit else "--dry-run"} {" ".join(paths)} (log: {results}.log)')
+    results.mkdir(parents=True, exist_ok=True)
+    with open(f'{results}.log', 'w') as f:
+        p = subprocess.run(argv + list(paths), cwd=tree, env=env, stdout=f, stderr=subprocess.STDOUT)
+    if p.returncode:
+        raise SystemExit(f'error: tools/convert failed; see {results}.log')
+
+
+def main(argv: List[str]) -> int:
+    ap = argparse.ArgumentParser(prog='tools/kcsan-evidence', description=__doc__.split('\n')[0])
+    ap.add_argument('--duration', type=int, default=int(ENV.get('DURATION') or 600))
+    ap.add_argument('--smp', type=int, default=int(ENV.get('SMP') or 2))
+    a = ap.parse_args(argv)
+    t_start = time.time()
+    src, work, results = ENV['SRC'], Path(ENV['WORK']), Path(ENV['RESULTS'])
+    out_dir = results / 'kcsan-evidence'
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tree = work / 'kcsan-evidence' / 'tree'
+    gen = generated(src, ENV['BASE_TAG'], ENV['BRANCH'])
+    before = git(src, 'rev-parse', (gen[0][1] + '^') if gen else ENV['BRANCH']).strip()
+    log(f'[1/8] worktree {tree} at {before[:12]} (the series without its {len(gen)} generated patches)')
+    worktree_at(src, str(tree), before)
+
+    spec = afp_arch.parse(ENV['ARCH_SPEC'])
+    log('[2/8] configure: tinyconfig + configs/kcsan-evidence.config (merge_config.sh)')
+    req = kbuild.enabled(FRAG)
+    out = kbuild.prepare_build(spec, str(tree), ENV['BUILD'], str(FRAG), before, ROOT, name='kcsan-evidence',
+                               base='tinyconfig', final='prepare', require=req)
+    config_key = sha((out / '.config').read_text())
+    log('[3/8] build the kernel without the conversion')
+    build(spec, tree, out, out_dir / 'before', 'before', config_key)
+
+    log('[4/8] initramfs: busybox-static, stress-ng and its libraries (usr/gen_init_cpio)')
+    busybox, stress = Path('/bin/busybox'), shutil.which('stress-ng')
+    initramfs.require_static(busybox)
+    if not stress:
+        raise SystemExit('error: stress-ng not found: apt-get install stress-ng (or make install-deps)')
+    listing = initramfs.cpio_list(INIT, busybox, Path(stress), initramfs.shared_libs(Path(stress)), out_dir / 'etc')
+    cpio = out_dir / 'initramfs.cpio'
+    initramfs.build(out / 'usr' / 'gen_init_cpio', listing, out_dir, cpio)
+    log(f'initramfs: {cpio.stat().st_size / 1e6:.1f} MB, {listing.count(chr(10)) - 1} entries')
+
+    log(f'[5/8] boot without the conversion: {a.duration} s of stress-ng')
+    boot(out_dir / 'before' / 'bzImage', cpio, out_dir / 'console-before.log', 'before', a.duration, a.smp)
+    races_b = Races(out_dir / 'console-before.log', out_dir / 'before' / 'vmlinux', tree)
+    files = races_b.store_files()
+    scope = sorted({f if f.endswith('.h') else subsystem(f) for f in files})
+    log(f'{len(races_b.by_key)} distinct races in {len(races_b.reports)} reports; plain stores in '
+        f'{len(files)} files; scope: {" ".join(scope) or "(none)"}')
+
+    log('[6/8] tools/convert --dry-run over that scope')
+    conv = None
+    if scope:
+        convert(tree, scope, out_dir / 'convert-dry-run', commit=False)
+        conv = Conversion(out_dir / 'convert-dry-run')
+    else:
+        conv = Conversion(out_dir / 'none')
+
+    log('[7/8] tools/convert --commit over that scope, rebuild, boot again')
+    after = before
+    if scope:
+        convert(tree, scope, out_dir / 'convert-commit', commit=True)
+        after = git(str(tree), 'rev-parse', 'HEAD').strip()
+    races_a = None
+    if after != before:
+        build(spec, tree, out, out_dir / 'after', 'after', config_key)
+        boot(out_dir / 'after' / 'bzImage', cpio, out_dir / 'console-after.log', 'after', a.duration, a.smp)
+        races_a = Races(out_dir / 'console-after.log', out_dir / 'after' / 'vmlinux', tree)
+    else:
+        log('the conversion changed nothing in that scope: no second boot')
+
+    log('[8/8] tables')
+    consoles = (out_dir / 'console-before.log', out_dir / 'console-after.log' if races_a else None)
+    md, failed = report(a, before, after, tree, races_b, races_a, conv, scope, consoles, time.time() - t_start)
+    (results / 'kcsan-evidence.md').write_text('\n'.join(md) + '\n')
+    log(f'results: {results / "kcsan-evidence.md"}; consoles in {out_dir}')
+    return 1 if failed else 0
+
+
+def report(a, before: str, after: str, tree: Path, rb: Races, ra: Optional[Races], conv: Conversion,
+           scope: Sequence[str], consoles: Tuple[Path, Optional[Path]], elapsed: float) -> Tuple[List[str], int]:
+    md = ['# KCSAN evidence (tools/kcsan-evidence)', '',
+          f'Kernel: the series at {before[:12]} without its generated patches, x86_64 tinyconfig + '
+          'configs/kcsan-evidence.config; QEMU TCG '
+          f'-smp {a.smp}; stress-ng for {a.duration} s (kunit/kcsan-evidence/init). '
+          f'Conversion scope: {", ".join(f"`{s}`" for s in scope) or "none"}. Elapsed: {elapsed:.0f} s.', '']
+    cb = class_counts(rb)
+    ca = class_counts(ra) if ra else Counter()
+    md += ['## Distinct races by class', '']
+    md += md_table(['class', 'before', 'after' if ra else 'after (no second boot)'],
+                   [[c, cb[c], ca[c] if ra else '-'] for c in kr.CLASSES]
+                   + [['total (reports)', f'{len(rb.by_key)} ({len(rb.reports)})',
+                       f'{len(ra.by_key)} ({len(ra.reports)})' if ra else '-']])
+    for r, name in ((rb, 'before'), (ra, 'after')):
+        if r and (r.unreadable or r.unresolved):
+            md += ['', f'{name}: {r.unreadable} reports unreadable; frames faddr2line could not resolve: '
+                   + (', '.join(f'`{s}`' for s in r.unresolved) or 'none')]
+    ops_b = bogo_ops(consoles[0])
+    ops_a = bogo_ops(consoles[1]) if consoles[1] else {}
+    md += ['', '## The workload (stress-ng --metrics-brief: bogo ops, seconds run)', '']
+    md += md_table(['stressor', 'before', 'after'],
+                   [[n, '%d in %.0f s' % ops_b[n], ('%d in %.0f s' % ops_a[n]) if n in ops_a else '-']
+                    for n in sorted(ops_b)])
+    md += ['', '## Races before the conversion, crossed with tools/convert --dry-run', '']
+    rows_b = race_rows(rb, conv)
+    md += md_table(['class', 'plain store', 'other access', 'reports', 'conversion', 'why'], rows_b)
+    racing_sites = set()
+    for _, rep, _ in rb.rows():
+        s = kr.store_of(rep)
+        if s and s.where:
+            racing_sites.add(s.where)
+    never = [w for w in conv.converted()
+             if not any(w.rpartition(':')[0] == s.rpartition(':')[0]
+                        and 0 <= int(s.rpartition(':')[2]) - int(w.rpartition(':')[2]) <= 2 for s in racing_sites)]
+    never = [w for w in never if w.rpartition(':')[0] in {s.rpartition(':')[0] for s in racing_sites}]
+    md += ['', f'Converted stores in the same files never seen racing in this run ({len(never)}; shown, not judged):', '']
+    md += [f'- `{w}` {conv.sites[w][1]}' for w in never] or ['- none']
+    failed = 0
+    if ra:
+        mapped = line_mapper(git(str(tree), 'diff', '-U0', before, after))
+        md += ['', '## After the conversion', '']
+        md += md_table(['class', 'plain store', 'other access', 'reports', 'conversion', 'why'], race_rows(ra, conv))
+        md += ['', '### Each racing store the conversion marked', '']
+        after_plain = {}
+        for cls, rep, _ in ra.rows():
+            s = kr.store_of(rep)
+            if s and s.where:
+                after_plain.setdefault(s.where, []).append(cls)
+        after_any = {a_.where for _, rep, _ in ra.rows() for a_ in rep.accesses}
+        rows = []
+        for r in rows_b:
+            if r[4] != 'converted':
+                continue
+            where_b = r[1].split('`')[1]
+            where_a = mapped(where_b)
+            if where_a in after_plain:
+                failed += 1
+                rows.append([f'`{where_b}`', f'`{where_a}`', 'FAIL: still races as a plain store (' + ', '.join(after_plain[where_a]) + ')'])
+            elif where_a in after_any:
+                rows.append([f'`{where_b}`', f'`{where_a}`', 'gone as a plain store; still seen as a marked access'])
+            else:
+                rows.append([f'`{where_b}`', f'`{where_a}`', 'gone'])
+        md += md_table(['store before', 'same line after', 'after the conversion'], rows) if rows else \
+            ['No racing store was converted, so there is nothing to check.']
+        keys_b = {tuple(sorted(mapped(a_.site) for a_ in rep.accesses)) for _, rep, _ in rb.rows()}
+        keys_a = {tuple(sorted(a_.site for a_ in rep.accesses)) for _, rep, _ in ra.rows()}
+        md += ['', f'Races seen in both runs: {len(keys_a & keys_b)}; only before: {len(keys_b - keys_a)}; '
+               f'only after: {len(keys_a - keys_b)}. A race the workload hits rarely can be missed by either '
+               'run: only the rows above are checked.']
+    print()
+    for ln in md[:md.index('## Races before the conversion, crossed with tools/convert --dry-run')]:
+        print(ln)
+    print(f'kcsan-evidence: {failed} converted racing stores still racing as plain stores')
+    return md, failed
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
