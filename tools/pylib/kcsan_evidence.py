@@ -46,7 +46,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp import arch as afp_arch, initramfs, kbuild  # noqa: E402
@@ -173,13 +173,24 @@ def boot(kernel: Path, initrd: Path, console: Path, label: str, duration: int, s
 class Races:
     """The distinct races of one console, symbolised."""
 
-    def __init__(self, console: Path, vmlinux: Path, tree: Path):
-        parsed = kr.parse(console.read_text(errors='replace'))
-        self.unreadable = parsed.unreadable
-        self.unresolved = kr.symbolise(parsed.reports, vmlinux, tree)
-        self.reports = parsed.reports
-        self.by_key = kr.distinct(parsed.reports)
+    def __init__(self, reports: List[kr.Report], tree: Path, unreadable: int = 0,
+                 unresolved: Sequence[str] = ()):
+        self.reports = reports
+        self.by_key = kr.distinct(reports)
         self.tree = tree
+        self.unreadable = unreadable
+        self.unresolved = list(unresolved)
+
+    @classmethod
+    def read(cls, console: Path, vmlinux: Path, tree: Path) -> 'Races':
+        parsed = kr.parse(console.read_text(errors='replace'))
+        unresolved = kr.symbolise(parsed.reports, vmlinux, tree)
+        if unresolved:
+            print(f'warning: {console.name}: faddr2line could not resolve {len(unresolved)} frames '
+                  f'({", ".join(unresolved[:3])}); is {vmlinux} the kernel that printed them?', flush=True)
+        if parsed.unreadable:
+            print(f'warning: {console.name}: {parsed.unreadable} KCSAN reports could not be read', flush=True)
+        return cls(parsed.reports, tree, parsed.unreadable, unresolved)
 
     def rows(self) -> List[Tuple[str, kr.Report, int]]:
         return [(kr.classify(reps[0]), reps[0], len(reps)) for reps in self.by_key.values()]
@@ -356,7 +367,7 @@ def main(argv: List[str]) -> int:
 
     log(f'[5/8] boot without the conversion: {a.duration} s of stress-ng')
     boot(out_dir / 'before' / 'bzImage', cpio, out_dir / 'console-before.log', 'before', a.duration, a.smp)
-    races_b = Races(out_dir / 'console-before.log', out_dir / 'before' / 'vmlinux', tree)
+    races_b = Races.read(out_dir / 'console-before.log', out_dir / 'before' / 'vmlinux', tree)
     files = races_b.store_files()
     scope = sorted({f if f.endswith('.h') else subsystem(f) for f in files})
     log(f'{len(races_b.by_key)} distinct races in {len(races_b.reports)} reports; plain stores in '
@@ -379,20 +390,24 @@ def main(argv: List[str]) -> int:
     if after != before:
         build(spec, tree, out, out_dir / 'after', 'after', config_key)
         boot(out_dir / 'after' / 'bzImage', cpio, out_dir / 'console-after.log', 'after', a.duration, a.smp)
-        races_a = Races(out_dir / 'console-after.log', out_dir / 'after' / 'vmlinux', tree)
+        races_a = Races.read(out_dir / 'console-after.log', out_dir / 'after' / 'vmlinux', tree)
     else:
         log('the conversion changed nothing in that scope: no second boot')
 
     log('[8/8] tables')
     consoles = (out_dir / 'console-before.log', out_dir / 'console-after.log' if races_a else None)
-    md, failed = report(a, before, after, tree, races_b, races_a, conv, scope, consoles, time.time() - t_start)
+    mapped = line_mapper(git(str(tree), 'diff', '-U0', before, after))
+    md, failed = report(a, before, races_b, races_a, conv, scope, consoles, mapped, time.time() - t_start)
     (results / 'kcsan-evidence.md').write_text('\n'.join(md) + '\n')
     log(f'results: {results / "kcsan-evidence.md"}; consoles in {out_dir}')
     return 1 if failed else 0
 
 
-def report(a, before: str, after: str, tree: Path, rb: Races, ra: Optional[Races], conv: Conversion,
-           scope: Sequence[str], consoles: Tuple[Path, Optional[Path]], elapsed: float) -> Tuple[List[str], int]:
+def report(a, before: str, rb: Races, ra: Optional[Races], conv: Conversion, scope: Sequence[str],
+           consoles: Tuple[Path, Optional[Path]], mapped: Callable[[str], str],
+           elapsed: float) -> Tuple[List[str], int]:
+    """The markdown, and how many converted racing stores still race as
+    plain stores after the conversion (MAPPED carries a line across it)."""
     md = ['# KCSAN evidence (tools/kcsan-evidence)', '',
           f'Kernel: the series at {before[:12]} without its generated patches, x86_64 tinyconfig + '
           'configs/kcsan-evidence.config; QEMU TCG '
@@ -418,22 +433,29 @@ def report(a, before: str, after: str, tree: Path, rb: Races, ra: Optional[Races
     md += ['', '## Races before the conversion, crossed with tools/convert --dry-run', '']
     rows_b = race_rows(rb, conv)
     md += md_table(['class', 'plain store', 'other access', 'reports', 'conversion', 'why'], rows_b)
-    racing_sites = set()
-    for _, rep, _ in rb.rows():
-        s = kr.store_of(rep)
-        if s and s.where:
-            racing_sites.add(s.where)
-    never = [w for w in conv.converted()
-             if not any(w.rpartition(':')[0] == s.rpartition(':')[0]
-                        and 0 <= int(s.rpartition(':')[2]) - int(w.rpartition(':')[2]) <= 2 for s in racing_sites)]
-    never = [w for w in never if w.rpartition(':')[0] in {s.rpartition(':')[0] for s in racing_sites}]
+    racing = [kr.store_of(rep).where for _, rep, _ in rb.rows() if kr.store_of(rep) and kr.store_of(rep).where]
+    racing_files = {w.rpartition(':')[0] for w in racing}
+    matched = {w for w in conv.converted() for r in racing
+               if r.rpartition(':')[0] == w.rpartition(':')[0]
+               and 0 <= int(r.rpartition(':')[2]) - int(w.rpartition(':')[2]) <= 2}
+    never = [w for w in conv.converted() if w.rpartition(':')[0] in racing_files and w not in matched]
+    verdicts = Counter(r[4] for r in rows_b if r[4] != '-')
+    summary = 'Racing plain stores: ' + (', '.join(f'{n} {v}' for v, n in sorted(verdicts.items())) or 'none') + '.'
+    md += ['', summary]
     md += ['', f'Converted stores in the same files never seen racing in this run ({len(never)}; shown, not judged):', '']
     md += [f'- `{w}` {conv.sites[w][1]}' for w in never] or ['- none']
     failed = 0
     if ra:
-        mapped = line_mapper(git(str(tree), 'diff', '-U0', before, after))
-        md += ['', '## After the conversion', '']
-        md += md_table(['class', 'plain store', 'other access', 'reports', 'conversion', 'why'], race_rows(ra, conv))
+        keys_b = {tuple(sorted(mapped(a_.site) for a_ in rep.accesses)) for _, rep, _ in rb.rows()}
+        keys_a = {tuple(sorted(a_.site for a_ in rep.accesses)) for _, rep, _ in ra.rows()}
+        md += ['', '## After the conversion (lines of the converted tree)', '']
+        order = {c: i for i, c in enumerate(kr.CLASSES)}
+        rows_a = [[cls, f'`{kr.store_of(rep).site}` {kr.store_of(rep).type}' if kr.store_of(rep) else '-',
+                   '; '.join(f'`{x.site}` {x.type}' for x in rep.accesses if x is not kr.store_of(rep)) or '?', n,
+                   'yes' if tuple(sorted(x.site for x in rep.accesses)) in keys_b else 'no']
+                  for cls, rep, n in ra.rows()]
+        md += md_table(['class', 'plain store', 'other access', 'reports', 'seen before'],
+                       sorted(rows_a, key=lambda r: (order[r[0]], r[1])))
         md += ['', '### Each racing store the conversion marked', '']
         after_plain = {}
         for cls, rep, _ in ra.rows():
@@ -456,14 +478,13 @@ def report(a, before: str, after: str, tree: Path, rb: Races, ra: Optional[Races
                 rows.append([f'`{where_b}`', f'`{where_a}`', 'gone'])
         md += md_table(['store before', 'same line after', 'after the conversion'], rows) if rows else \
             ['No racing store was converted, so there is nothing to check.']
-        keys_b = {tuple(sorted(mapped(a_.site) for a_ in rep.accesses)) for _, rep, _ in rb.rows()}
-        keys_a = {tuple(sorted(a_.site for a_ in rep.accesses)) for _, rep, _ in ra.rows()}
         md += ['', f'Races seen in both runs: {len(keys_a & keys_b)}; only before: {len(keys_b - keys_a)}; '
                f'only after: {len(keys_a - keys_b)}. A race the workload hits rarely can be missed by either '
                'run: only the rows above are checked.']
     print()
     for ln in md[:md.index('## Races before the conversion, crossed with tools/convert --dry-run')]:
         print(ln)
+    print(summary)
     print(f'kcsan-evidence: {failed} converted racing stores still racing as plain stores')
     return md, failed
 

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kcsan_evidence.py's readers of tools/convert's sites.tsv and of
+stress-ng's --metrics-brief lines, each with a line that must not match.
+Does not: build or boot (make kcsan-evidence does)."""
+
+import contextlib
+import io
+import tempfile
+import unittest
+from pathlib import Path
+
+import kcsan_evidence as ke
+from afp import kcsan_report as kr
+
+
+class Verdicts(unittest.TestCase):
+    def conv(self, rows):
+        d = tempfile.mkdtemp()
+        Path(d, 'sites.tsv').write_text('#kind\tstruct\tfield\tfile:line\twhy\n' + ''.join(
+            '\t'.join(r) + '\n' for r in rows))
+        Path(d, 'fields.tsv').write_text('#definition\tstruct\tfield\tverdict\treaders\nx.h:1\tfile\tf_mode\tok\ta.c:1\n')
+        return ke.Conversion(Path(d))
+
+    def test_kinds(self):
+        c = self.conv([['store', 'file', 'f_flags', 'fs/fcntl.c:74', 'filp->f_lock (spin_lock())'],
+                       ['left:init', 'rq', 'clock', 'k/c.c:9', ''],
+                       ['rmw', 'rq', 'nr', 'k/c.c:20', ''],
+                       ['skip-store:unrelated', 'hrtimer_clock_base', 'running', 'k/h.c:5', '']])
+        self.assertEqual(c.verdict('fs/fcntl.c:74', ['f_flags'])[0], 'converted')
+        self.assertIn('filp->f_lock', c.verdict('fs/fcntl.c:74', [])[1])
+        # a statement that goes on for two more lines
+        self.assertEqual(c.verdict('fs/fcntl.c:76', [])[0], 'converted')
+        self.assertEqual(c.verdict('fs/fcntl.c:77', [])[0], 'not found')
+        self.assertEqual(c.verdict('k/c.c:9', []), ('left plain', 'rq.clock: init'))
+        self.assertEqual(c.verdict('k/c.c:20', [])[0], 'reported')
+        self.assertIn('no marked read', c.verdict('k/h.c:5', [])[1])
+        self.assertIn('store not matched', c.verdict('z.c:1', ['f_mode'])[1])
+        self.assertIn('no lockless reader', c.verdict('z.c:1', ['g'])[1])
+        self.assertEqual(c.converted(), ['fs/fcntl.c:74'])
+
+
+class Metrics(unittest.TestCase):
+    def test_bogo_ops(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.log') as f:
+            f.write('stress-ng: metrc: [34] stressor       bogo ops real time  usr time\n'
+                    'stress-ng: metrc: [34] fcntl               389     30.80      0.06\n'
+                    'stress-ng: metrc: [45] hrtimers            2306.28 hrtimer signals per sec\n')
+            f.flush()
+            self.assertEqual(ke.bogo_ops(Path(f.name)), {'fcntl': (389, 30.8)})
+
+
+def access(type_, where):
+    a = kr.Access(type_, 4, ['f+0x1/0x2'])
+    a.where = where
+    return a
+
+
+def race(store, read):
+    return kr.Report('data-race', 't', [access('write', store), access('read (marked)', read)])
+
+
+class Report(unittest.TestCase):
+    """report(): each converted racing store checked at its line after the
+    conversion; one that still races as a plain store is a failure."""
+
+    def setUp(self):
+        self.d = Path(tempfile.mkdtemp())
+        (self.d / 'src').mkdir()
+        (self.d / 'src' / 'a.c').write_text('x\n\tp->f = 1;\n\tp->g = 2;\n')
+        Path(self.d, 'sites.tsv').write_text('store\ts\tf\tsrc/a.c:2\t\nstore\ts\tg\tsrc/a.c:3\t\n'
+                                            'store\ts\th\tsrc/a.c:40\t\n')
+        self.conv = ke.Conversion(self.d)
+        self.console = self.d / 'c.log'
+        self.console.write_text('')
+        self.args = type('A', (), {'smp': 2, 'duration': 1})()
+        self.before = ke.Races([race('src/a.c:2', 'r.c:1'), race('src/a.c:3', 'r.c:2'), race('src/a.c:3', 'r.c:2')],
+                               self.d)
+
+    def run_report(self, after):
+        shift = (lambda w: w.replace('a.c:2', 'a.c:12').replace('a.c:3', 'a.c:13'))
+        with contextlib.redirect_stdout(io.StringIO()):
+            return ke.report(self.args, 'c0ffee', self.before, after, self.conv, ['src'],
+                             (self.console, self.console), shift, 1.0)
+
+    def test_gone(self):
+        md, failed = self.run_report(ke.Races([], self.d))
+        self.assertEqual(failed, 0)
+        text = '\n'.join(md)
+        self.assertIn('| `src/a.c:2` | `src/a.c:12` | gone |', text)
+        self.assertIn('Racing plain stores: 2 converted.', text)
+        self.assertIn('- `src/a.c:40` s.h', text)       # converted, never seen racing
+
+    def test_still_racing(self):
+        md, failed = self.run_report(ke.Races([race('src/a.c:13', 'r.c:2')], self.d))
+        self.assertEqual(failed, 1)
+        self.assertIn('FAIL: still races as a plain store', '\n'.join(md))
+
+
+if __name__ == '__main__':
+    unittest.main()
