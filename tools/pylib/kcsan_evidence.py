@@ -116,11 +116,13 @@ def build(a: afp_arch.Arch, tree: Path, out: Path, keep: Path, label: str, confi
 
 # ---------------------------------------------------------------- boot
 
-def boot(kernel: Path, initrd: Path, console: Path, label: str, duration: int, smp: int) -> None:
-    """Boot under QEMU TCG, console to CONSOLE; progress every 30 s."""
+def boot(kernel: Path, initrd: Path, console: Path, label: str, duration: int, smp: int, again: bool) -> None:
+    """Boot under QEMU TCG, console to CONSOLE; progress every 30 s. An
+    earlier boot of the same kernel, initramfs and knobs is reused unless
+    AGAIN."""
     key = f'{sha(kernel.read_bytes())} {sha(initrd.read_bytes())} {duration} {smp}'
     stamp = Stamp(console.with_suffix('.key'), key)
-    if stamp.fresh() and console.exists() and END in console.read_text(errors='replace'):
+    if not again and stamp.fresh() and console.exists() and END in console.read_text(errors='replace'):
         log(f'boot {label}: reused {console} (same kernel, initramfs, DURATION and SMP)')
         return
     stamp.clear()
@@ -138,7 +140,7 @@ def boot(kernel: Path, initrd: Path, console: Path, label: str, duration: int, s
         while not done.wait(30):
             log(f'boot {label}: {time.time() - t0:.0f} s, {seen["reports"]} KCSAN reports so far')
 
-    with open(console, 'w') as f:
+    with open(console, 'w', buffering=1) as f:   # line-buffered: an interrupted boot keeps its console
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors='replace')
         killer = threading.Timer(limit, proc.kill)
@@ -335,6 +337,8 @@ def main(argv: List[str]) -> int:
     ap = argparse.ArgumentParser(prog='tools/kcsan-evidence', description=__doc__.split('\n')[0])
     ap.add_argument('--duration', type=int, default=int(ENV.get('DURATION') or 600))
     ap.add_argument('--smp', type=int, default=int(ENV.get('SMP') or 2))
+    ap.add_argument('--reboot', action='store_true', default=ENV.get('REBOOT') == '1',
+                    help='boot again even when an earlier boot of the same kernel, initramfs and knobs is kept')
     a = ap.parse_args(argv)
     t_start = time.time()
     src, work, results = ENV['SRC'], Path(ENV['WORK']), Path(ENV['RESULTS'])
@@ -366,7 +370,7 @@ def main(argv: List[str]) -> int:
     log(f'initramfs: {cpio.stat().st_size / 1e6:.1f} MB, {listing.count(chr(10)) - 1} entries')
 
     log(f'[5/8] boot without the conversion: {a.duration} s of stress-ng')
-    boot(out_dir / 'before' / 'bzImage', cpio, out_dir / 'console-before.log', 'before', a.duration, a.smp)
+    boot(out_dir / 'before' / 'bzImage', cpio, out_dir / 'console-before.log', 'before', a.duration, a.smp, a.reboot)
     races_b = Races.read(out_dir / 'console-before.log', out_dir / 'before' / 'vmlinux', tree)
     files = races_b.store_files()
     scope = sorted({f if f.endswith('.h') else subsystem(f) for f in files})
@@ -389,7 +393,7 @@ def main(argv: List[str]) -> int:
     races_a = None
     if after != before:
         build(spec, tree, out, out_dir / 'after', 'after', config_key)
-        boot(out_dir / 'after' / 'bzImage', cpio, out_dir / 'console-after.log', 'after', a.duration, a.smp)
+        boot(out_dir / 'after' / 'bzImage', cpio, out_dir / 'console-after.log', 'after', a.duration, a.smp, a.reboot)
         races_a = Races.read(out_dir / 'console-after.log', out_dir / 'after' / 'vmlinux', tree)
     else:
         log('the conversion changed nothing in that scope: no second boot')

@@ -132,6 +132,7 @@ class Initramfs(unittest.TestCase):
             lst = initramfs.cpio_list(Path('/i'), Path('/bin/busybox'), Path('/usr/bin/stress-ng'),
                                       ['/lib64/ld-linux-x86-64.so.2'], Path(d))
             self.assertIn('stress:x:1000:1000', Path(d, 'passwd').read_text())
+            self.assertEqual(Path(d, 'passwd').stat().st_mtime, 0)     # the archive does not change
         lines = lst.splitlines()
         self.assertIn('dir /lib64 0755 0 0', lines)
         self.assertIn('dir /tmp 1777 0 0', lines)

@@ -16,6 +16,7 @@ stressor used here needs it), or make device nodes beyond /dev/console
 (devtmpfs makes the rest).
 """
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -60,8 +61,12 @@ def cpio_list(init: Path, busybox: Path, program: Path, libs: List[str], etc: Pa
     writes passwd and group into."""
     etc.mkdir(parents=True, exist_ok=True)
     name, uid = USER
-    (etc / 'passwd').write_text(f'root:x:0:0::/:/bin/sh\n{name}:x:{uid}:{uid}::/tmp:/bin/sh\n')
-    (etc / 'group').write_text(f'root:x:0:\n{name}:x:{uid}:\n')
+    for f, text in (('passwd', f'root:x:0:0::/:/bin/sh\n{name}:x:{uid}:{uid}::/tmp:/bin/sh\n'),
+                    ('group', f'root:x:0:\n{name}:x:{uid}:\n')):
+        (etc / f).write_text(text)
+        # gen_init_cpio records a file's own mtime (-t covers only dirs,
+        # links and nodes): a fixed one keeps the archive the same.
+        os.utime(etc / f, (0, 0))
     files: Dict[str, Path] = {
         '/init': init,
         '/bin/busybox': busybox,
