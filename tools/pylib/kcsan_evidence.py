@@ -182,17 +182,26 @@ class Races:
         self.tree = tree
         self.unreadable = unreadable
         self.unresolved = list(unresolved)
+        self.outside = 0            # reports before the workload began or after it ended
 
     @classmethod
     def read(cls, console: Path, vmlinux: Path, tree: Path) -> 'Races':
-        parsed = kr.parse(console.read_text(errors='replace'))
+        """The races of the workload: the reports printed between its start
+        and end lines (boot and shutdown have their own, counted apart)."""
+        text = console.read_text(errors='replace')
+        start, end = text.find(START), text.find(END)
+        during = text[start:end] if 0 <= start < end else text
+        parsed = kr.parse(during)
+        outside = len(kr.parse(text).reports) - len(parsed.reports)
         unresolved = kr.symbolise(parsed.reports, vmlinux, tree)
         if unresolved:
             print(f'warning: {console.name}: faddr2line could not resolve {len(unresolved)} frames '
                   f'({", ".join(unresolved[:3])}); is {vmlinux} the kernel that printed them?', flush=True)
         if parsed.unreadable:
             print(f'warning: {console.name}: {parsed.unreadable} KCSAN reports could not be read', flush=True)
-        return cls(parsed.reports, tree, parsed.unreadable, unresolved)
+        races = cls(parsed.reports, tree, parsed.unreadable, unresolved)
+        races.outside = outside
+        return races
 
     def rows(self) -> List[Tuple[str, kr.Report, int]]:
         return [(kr.classify(reps[0]), reps[0], len(reps)) for reps in self.by_key.values()]
@@ -423,7 +432,8 @@ def report(a, before: str, rb: Races, ra: Optional[Races], conv: Conversion, sco
     md += md_table(['class', 'before', 'after' if ra else 'after (no second boot)'],
                    [[c, cb[c], ca[c] if ra else '-'] for c in kr.CLASSES]
                    + [['total (reports)', f'{len(rb.by_key)} ({len(rb.reports)})',
-                       f'{len(ra.by_key)} ({len(ra.reports)})' if ra else '-']])
+                       f'{len(ra.by_key)} ({len(ra.reports)})' if ra else '-'],
+                      ['reports during boot or shutdown, not counted', rb.outside, ra.outside if ra else '-']])
     for r, name in ((rb, 'before'), (ra, 'after')):
         if r and (r.unreadable or r.unresolved):
             md += ['', f'{name}: {r.unreadable} reports unreadable; frames faddr2line could not resolve: '
