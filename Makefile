@@ -96,7 +96,7 @@ bench: apply ## Seven tables from one run (codegen, code size, micro-benchmark, 
 	@tools/bench
 
 PHONY += kcsan-evidence
-export DURATION SMP
+export DURATION SMP REBOOT
 kcsan-evidence: apply ## KCSAN on a stress-ng workload in QEMU, before and after tools/convert on the subsystems whose plain stores raced (DURATION= s per boot, default 600); markdown in $(WORK)/results/kcsan-evidence.md (not part of make test)
 	@tools/kcsan-evidence
 
