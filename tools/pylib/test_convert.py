@@ -258,6 +258,30 @@ class ParseErrorTest(unittest.TestCase):
         self.assertEqual(cv.dedupe_sites(sites), [sites[0], sites[2]])
 
 
+class MayBeTypedTest(unittest.TestCase):
+    """The store pass's last filter: a store whose base spatch could type
+    keeps the file; each rule next to a store that must not keep it."""
+    W, S = {'f_flags'}, {'f_flags': {'file'}}
+
+    def typed(self, text):
+        return cv.may_be_typed(text, self.W, self.S)
+
+    def test_declared_base(self):
+        self.assertTrue(self.typed('static int f(struct inode *i, struct file *filp)\n{\n\tfilp->f_flags = 0;\n}\n'))
+        self.assertTrue(self.typed('struct file a, *b;\nvoid g(void) { b->f_flags |= 1; }\n'))
+        self.assertFalse(self.typed('static int f(struct inode *filp)\n{\n\tfilp->f_flags = 0;\n}\n'))
+        self.assertFalse(self.typed('void f(struct file *filp) { p->f_flags = 0; }\n'))
+
+    def test_cast_call_element_and_typedef(self):
+        self.assertTrue(self.typed('\tfile_of(p)->f_flags = 0;\n'))
+        self.assertTrue(self.typed('\tfiles[i].f_flags++;\n'))
+        self.assertTrue(self.typed('typedef struct file file_t;\nvoid f(file_t *p) { p->f_flags = 0; }\n'))
+
+    def test_other_fields_and_reads(self):
+        self.assertFalse(self.typed('void f(struct file *p) { p->f_mode = 0; }\n'))
+        self.assertFalse(self.typed('void f(struct file *p) { if (p->f_flags == 0) g(p->f_flags); }\n'))
+
+
 class ReaderLinesTest(unittest.TestCase):
     def test_pass1_prefilter(self):
         import subprocess

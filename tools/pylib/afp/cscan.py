@@ -4,7 +4,10 @@
 Where spatch drops code it cannot parse, these find the marked loads and
 the stores to given field names in the lines it names (locate()), so they
 are reported rather than lost; and they blank __attribute__((...)) so the
-definitions pass sees structs spatch 1.1.1 would drop.
+definitions pass sees structs spatch 1.1.1 would drop; may_be_typed()
+says whether spatch could type the base of any store to given fields in a
+file, so the store pass can leave out files that could only give untyped
+reports.
 Guarantees: line and column positions are kept by every rewrite.
 Does not: parse C; a line is judged on its own text (macro bodies, comment
 lines and designated initializers are left out by their look).
@@ -12,7 +15,7 @@ lines and designated initializers are left out by their look).
 
 import re
 from collections import defaultdict
-from typing import Dict, List, Sequence, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 
 def packed_in_text(text: str, line: int) -> bool:
@@ -116,3 +119,59 @@ def blank_attributes(text: str) -> str:
         spaces = re.sub(r'[^\n]', ' ', m.group(0))
         return '__packed' + spaces[8:] if 'packed' in m.group(0) else spaces
     return ATTRIBUTE_RE.sub(blank, text)
+
+
+STORE_OP_RE = re.compile(r'(?:->|\.)\s*(\w+)\s*(?:[-+*/%&|^]?=(?!=)|<<=|>>=|\+\+|--)')
+PRE_STORE_RE = re.compile(r'(?:\+\+|--)\s*(\w+)\s*(?:->|\.)\s*(\w+)')
+BASE_END_RE = re.compile(r'(\w+|[)\]])\s*$')
+
+
+def store_bases(text: str, wanted: Set[str]):
+    """(base, field) of each store to a wanted field: the word, ')' or ']'
+    just before '->field' or '.field'."""
+    for m in STORE_OP_RE.finditer(text):
+        if m.group(1) in wanted:
+            b = BASE_END_RE.search(text, max(0, m.start() - 80), m.start())
+            yield (b.group(1) if b else ''), m.group(1)
+    for m in PRE_STORE_RE.finditer(text):
+        if m.group(2) in wanted:
+            yield m.group(1), m.group(2)
+
+
+STRUCT_SPLIT_RE = re.compile(r'\bstruct\s+')
+DECL_END_RE = re.compile(r'[;{}]')
+WORD_RE = re.compile(r'\w+')
+
+
+def struct_declared(text: str) -> Dict[str, Set[str]]:
+    """struct name -> the words after 'struct NAME' up to the next ';', '{',
+    '}' or 'struct': the names it declares, and some more; a typedef of
+    the struct is noted as the name '(typedef)'."""
+    declared: Dict[str, Set[str]] = defaultdict(set)
+    parts = STRUCT_SPLIT_RE.split(text)
+    for before, part in zip(parts, parts[1:]):
+        m = WORD_RE.match(part)
+        if not m:
+            continue
+        end = DECL_END_RE.search(part)
+        declared[m.group()].update(WORD_RE.findall(part[m.end():end.start() if end else len(part)]))
+        if before.rstrip().endswith('typedef'):
+            declared[m.group()].add('(typedef)')
+    return declared
+
+
+def may_be_typed(text: str, wanted: Set[str], structs: Dict[str, Set[str]]) -> bool:
+    """Whether spatch (--no-includes) could type the base of one of TEXT's
+    stores to a wanted field: the base is a cast, call or element
+    ('...)->f', '...]->f'), or a name the file declares with one of the
+    field's structs ('struct S *name', 'struct S a, name'), or the file
+    typedefs one of them (the typedef's name may declare the base)."""
+    declared: Optional[Dict[str, Set[str]]] = None
+    for base, field in store_bases(text, wanted):
+        if base in (')', ']'):
+            return True
+        if declared is None:
+            declared = struct_declared(text)
+        if any(base in declared.get(st, ()) or '(typedef)' in declared.get(st, ()) for st in structs[field]):
+            return True
+    return False
