@@ -156,18 +156,26 @@ def boot(kernel: Path, initrd: Path, console: Path, label: str, duration: int, s
             killer.cancel()
             done.set()
     reports = seen['reports']
-    text = console.read_text(errors='replace')
-    if not KCSAN_ALIVE_RE.search(text):
-        raise SystemExit(f'error: boot {label}: the console has no KCSAN boot message; is CONFIG_KCSAN '
-                         f'enabled in {FRAG}? see {console}')
-    if START not in text:
-        tail = '\n'.join('  ' + ln for ln in text.splitlines()[-15:])
-        raise SystemExit(f'error: boot {label}: the kernel did not reach the workload (no "{START}" line '
-                         f'after {time.time() - t0:.0f} s); last lines of {console}:\n{tail}')
-    if END not in text:
-        raise SystemExit(f'error: boot {label}: the workload did not end within {limit} s; see {console}')
+    problem = console_problem(console.read_text(errors='replace'), label, console, time.time() - t0, limit)
+    if problem:
+        raise SystemExit(problem)
     log(f'boot {label}: done in {time.time() - t0:.0f} s, {reports} KCSAN reports')
     stamp.done()
+
+
+def console_problem(text: str, label: str, console: Path, seconds: float, limit: int) -> Optional[str]:
+    """Why a boot's console cannot be used, or None: the kernel did not
+    reach the workload, KCSAN said nothing, or the workload did not end."""
+    if START not in text:
+        tail = '\n'.join('  ' + ln for ln in text.splitlines()[-15:]) or '  (nothing)'
+        return (f'error: boot {label}: the kernel did not reach the workload (no "{START}" line after '
+                f'{seconds:.0f} s); last lines of {console}:\n{tail}')
+    if not KCSAN_ALIVE_RE.search(text):
+        return (f'error: boot {label}: the console has no KCSAN boot message ("kcsan: enabled early" or '
+                f'its selftest); is CONFIG_KCSAN=y in {FRAG} and in the build? see {console}')
+    if END not in text:
+        return f'error: boot {label}: the workload did not end within {limit} s; see {console}'
+    return None
 
 
 # ---------------------------------------------------------------- races

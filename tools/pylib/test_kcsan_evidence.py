@@ -96,5 +96,20 @@ class Report(unittest.TestCase):
         self.assertIn('FAIL: still races as a plain store', '\n'.join(md))
 
 
+class Console(unittest.TestCase):
+    """Each way a boot's console cannot be used is named; a good one passes."""
+    GOOD = f'[ 0.8] kcsan: selftest: 4/4 tests passed\n{ke.START}: x\n{ke.END}: 0\n'
+
+    def problem(self, text):
+        return ke.console_problem(text, 'before', Path('c.log'), 5, 60)
+
+    def test_console(self):
+        self.assertIsNone(self.problem(self.GOOD))
+        self.assertIn('did not reach the workload', self.problem('[ 0.1] Kernel panic - not syncing\n'))
+        self.assertIn('Kernel panic', self.problem('[ 0.1] Kernel panic - not syncing\n'))
+        self.assertIn('no KCSAN boot message', self.problem(self.GOOD.replace('kcsan: selftest', 'x')))
+        self.assertIn('did not end within 60 s', self.problem(self.GOOD.split(ke.END)[0]))
+
+
 if __name__ == '__main__':
     unittest.main()
