@@ -124,7 +124,7 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                     help='limit discovery of lockless readers (default: the whole tree)')
     ap.add_argument('--pass1-batch', type=int, default=1, metavar='N',
                     help='files per discovery spatch process (>1 loses return-value types in 1.1.1)')
-    ap.add_argument('--pass2-batch', type=int, default=16, metavar='N',
+    ap.add_argument('--pass2-batch', type=int, default=64, metavar='N',
                     help='files per store-pass spatch process, each its own group (--file-groups): '
                          'the same sites as one file per process at a quarter of the CPU; a group '
                          'that fails is rerun one file per process')
