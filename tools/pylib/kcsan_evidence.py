@@ -55,6 +55,7 @@ from afp.env import ENV  # noqa: E402
 from afp.generated import generated  # noqa: E402
 from afp.git import git, line_mapper, worktree_at  # noqa: E402
 from afp.message import subsystem  # noqa: E402
+from afp.results import markdown_table  # noqa: E402
 from afp.stamp import Stamp  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -306,9 +307,8 @@ def bogo_ops(console: Path) -> Dict[str, Tuple[int, float]]:
 # ---------------------------------------------------------------- tables
 
 def md_table(head: Sequence[str], rows: Sequence[Sequence]) -> List[str]:
-    out = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
-    out += ['| ' + ' | '.join(str(c).replace('|', '\\|') for c in r) + ' |' for r in rows]
-    return out
+    """markdown_table() with '|' in a cell escaped (a lock or reason may hold one)."""
+    return markdown_table(head, [[str(c).replace('|', '\\|') for c in r] for r in rows])
 
 
 def class_counts(races: Races) -> Counter:
