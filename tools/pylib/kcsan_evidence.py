@@ -57,6 +57,7 @@ from afp.git import git, line_mapper, worktree_at  # noqa: E402
 from afp.message import subsystem  # noqa: E402
 from afp.results import markdown_table  # noqa: E402
 from afp.stamp import Stamp  # noqa: E402
+from afp.summary import read_tsv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 FRAG = ROOT / 'configs' / 'kcsan-evidence.config'
@@ -215,13 +216,12 @@ class Races:
     def rows(self) -> List[Tuple[str, kr.Report, int]]:
         return [(kr.classify(reps[0]), reps[0], len(reps)) for reps in self.by_key.values()]
 
+    def store_sites(self) -> List[str]:
+        """file:line of each race's plain store, where it was symbolised."""
+        return [s.where for _, rep, _ in self.rows() for s in [kr.store_of(rep)] if s and s.where]
+
     def store_files(self) -> List[str]:
-        files = set()
-        for _, rep, _ in self.rows():
-            s = kr.store_of(rep)
-            if s and s.where:
-                files.add(s.where.rsplit(':', 1)[0])
-        return sorted(files)
+        return sorted({w.rpartition(':')[0] for w in self.store_sites()})
 
     def source_line(self, where: str) -> str:
         path, _, line = where.rpartition(':')
@@ -229,12 +229,6 @@ class Races:
             return (self.tree / path).read_text(errors='replace').splitlines()[int(line) - 1].strip()
         except (OSError, ValueError, IndexError):
             return ''
-
-
-def read_tsv(path: Path) -> List[List[str]]:
-    if not path.exists():
-        return []
-    return [ln.split('\t') for ln in path.read_text().splitlines() if ln and not ln.startswith('#')]
 
 
 # tools/convert's sites.tsv kinds (afp/summary.py) in the words of the table.
@@ -271,15 +265,18 @@ class Conversion:
         verdict, text = KIND_WORDS.get(kind, ('not converted', kind))
         return verdict, f'{fld}: {text}'
 
+    def sites_near(self, where: str) -> List[str]:
+        """The sites a store at WHERE may be: a statement may span lines, so
+        WHERE and the two lines before it, nearest first."""
+        path, _, line = where.rpartition(':')
+        return [at for at in (f'{path}:{int(line) - back}' for back in range(3)) if at in self.sites]
+
     def verdict(self, where: str, members: Sequence[str]) -> Tuple[str, str]:
         """(converted | left plain | reported | not converted | not found,
-        why) for a store at WHERE. A statement may span lines: the site is
-        looked up from WHERE back to two lines before it."""
-        path, _, line = where.rpartition(':')
-        for back in range(0, 3):
-            at = f'{path}:{int(line) - back}'
-            if at in self.sites:
-                return self.words(*self.sites[at])
+        why) for a store at WHERE (sites_near())."""
+        near = self.sites_near(where)
+        if near:
+            return self.words(*self.sites[near[0]])
         known = [f'{m} ({"; ".join(self.fields[m])})' for m in members if m in self.fields]
         if known:
             return 'not found', 'field known, store not matched: ' + ', '.join(known)
@@ -315,19 +312,23 @@ def class_counts(races: Races) -> Counter:
     return Counter(c for c, _, _ in races.rows())
 
 
+def sides(rep: kr.Report) -> List[str]:
+    """The table cells of a race: its plain store, and the other access."""
+    s = kr.store_of(rep)
+    return [f'`{s.site}` {s.type}' if s else '-',
+            '; '.join(f'`{a.site}` {a.type}' for a in rep.accesses if a is not s) or '?']
+
+
 def race_rows(races: Races, conv: Conversion) -> List[List[str]]:
     rows = []
     for cls, rep, n in races.rows():
         s = kr.store_of(rep)
-        other = [a for a in rep.accesses if a is not s]
         if s is not None:
             members = kr.stored_members(races.source_line(s.where))
             verdict, why = conv.verdict(s.where, members) if s.where else ('not found', 'store not symbolised')
         else:
             verdict, why = '-', 'no plain store'
-        rows.append([cls, f'`{s.site}` {s.type}' if s else '-',
-                     '; '.join(f'`{a.site}` {a.type}' for a in other) or '?',
-                     n, verdict, why])
+        rows.append([cls, *sides(rep), n, verdict, why])
     order = {c: i for i, c in enumerate(kr.CLASSES)}
     return sorted(rows, key=lambda r: (order[r[0]], r[4], r[1]))
 
@@ -455,11 +456,8 @@ def report(a, before: str, rb: Races, ra: Optional[Races], conv: Conversion, sco
     md += ['', '## Races before the conversion, crossed with tools/convert --dry-run', '']
     rows_b = race_rows(rb, conv)
     md += md_table(['class', 'plain store', 'other access', 'reports', 'conversion', 'why'], rows_b)
-    racing = [kr.store_of(rep).where for _, rep, _ in rb.rows() if kr.store_of(rep) and kr.store_of(rep).where]
-    racing_files = {w.rpartition(':')[0] for w in racing}
-    matched = {w for w in conv.converted() for r in racing
-               if r.rpartition(':')[0] == w.rpartition(':')[0]
-               and 0 <= int(r.rpartition(':')[2]) - int(w.rpartition(':')[2]) <= 2}
+    racing_files = set(rb.store_files())
+    matched = {w for r in rb.store_sites() for w in conv.sites_near(r)}
     never = [w for w in conv.converted() if w.rpartition(':')[0] in racing_files and w not in matched]
     verdicts = Counter(r[4] for r in rows_b if r[4] != '-')
     summary = 'Racing plain stores: ' + (', '.join(f'{n} {v}' for v, n in sorted(verdicts.items())) or 'none') + '.'
@@ -472,9 +470,7 @@ def report(a, before: str, rb: Races, ra: Optional[Races], conv: Conversion, sco
         keys_a = {tuple(sorted(a_.site for a_ in rep.accesses)) for _, rep, _ in ra.rows()}
         md += ['', '## After the conversion (lines of the converted tree)', '']
         order = {c: i for i, c in enumerate(kr.CLASSES)}
-        rows_a = [[cls, f'`{kr.store_of(rep).site}` {kr.store_of(rep).type}' if kr.store_of(rep) else '-',
-                   '; '.join(f'`{x.site}` {x.type}' for x in rep.accesses if x is not kr.store_of(rep)) or '?', n,
-                   'yes' if tuple(sorted(x.site for x in rep.accesses)) in keys_b else 'no']
+        rows_a = [[cls, *sides(rep), n, 'yes' if tuple(sorted(x.site for x in rep.accesses)) in keys_b else 'no']
                   for cls, rep, n in ra.rows()]
         md += md_table(['class', 'plain store', 'other access', 'reports', 'seen before'],
                        sorted(rows_a, key=lambda r: (order[r[0]], r[1])))

@@ -37,6 +37,7 @@ from afp.env import ENV  # noqa: E402
 from afp.git import EXCLUDE, git, worktree_at  # noqa: E402
 from afp.races import race_blank, race_functions, race_offset  # noqa: E402
 from afp.results import markdown_table  # noqa: E402
+from afp.summary import read_tsv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 STMT_RE = re.compile(r'^(\s*)WRITE_ONCE\((.+?)(->|\.)\s*([A-Za-z_]\w*)\s*,\s*(.+)\);\s*$')
@@ -111,8 +112,7 @@ def main(argv: List[str]) -> int:
     if rc:
         raise SystemExit(f'error: tools/convert exited {rc}; see {results}/convert.log')
     verdicts: Dict[Tuple[str, int, str], str] = {}
-    for line in (results / 'convert' / 'sites.tsv').read_text().splitlines()[1:]:
-        kind, _, name, loc = line.split('\t')[:4]
+    for kind, _, name, loc, *_ in read_tsv(results / 'convert' / 'sites.tsv'):
         path, _, ln = loc.rpartition(':')
         key = (path, int(ln), name)
         if verdicts.get(key) not in ('store', 'rmw-store'):

@@ -109,7 +109,7 @@ def parse(text: str) -> Console:
                 cur = Access(a.group('type'), int(a.group('size')))
                 rep.accesses.append(cur)
                 rep.unknown_origin |= bool(a.group('unknown'))
-            elif f and cur is not None and cur.frames is not None and not ln.startswith('  |'):
+            elif f and cur is not None:
                 cur.frames.append(f.group('sym'))
             elif ln.startswith('value changed:'):
                 rep.value = ln.split(':', 1)[1].strip()

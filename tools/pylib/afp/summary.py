@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""tools/convert's summary: the table on the console, counts.json, the TSVs.
+"""tools/convert's summary: the table on the console, counts.json, the TSVs
+(written by write_tsv(), read back by read_tsv()).
 
 Guarantees: every site and every skipped file is counted in one row.
 Does not: decide or convert anything.
@@ -19,6 +20,14 @@ def write_tsv(path: Path, header: str, rows: Iterable[Sequence[object]]) -> None
         f.write(header + '\n')
         for r in rows:
             f.write('\t'.join(str(x) for x in r) + '\n')
+
+
+def read_tsv(path: Path) -> List[List[str]]:
+    """The rows write_tsv() wrote (its '#' header left out); none for a
+    missing file."""
+    if not path.exists():
+        return []
+    return [ln.split('\t') for ln in path.read_text().splitlines() if ln and not ln.startswith('#')]
 
 
 def table(rows: List[Tuple[str, object]]) -> str:
