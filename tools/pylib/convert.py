@@ -63,7 +63,7 @@ from afp.git import (EXCLUDE, SOURCES, blob_ids, blob_texts, git, grep_files, gr
                      require_clean, spec_for)
 from afp.member_kind import member_kind  # noqa: E402,F401
 from afp.message import commit_message, subject_prefix, subsystem  # noqa: E402,F401
-from afp.spatch import (Cache, Outcome, cached_pass, parallel, parse_errors, python_flag,  # noqa: E402,F401
+from afp.spatch import (ERROR_IN_RE, Cache, Outcome, cached_pass, parallel, parse_errors, python_flag,  # noqa: E402,F401
                         run_spatch, spatch_version)
 from afp.summary import summarize, write_tsv  # noqa: E402
 
@@ -162,7 +162,7 @@ def discover(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path],
     argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'discover',
             *PARSE_ERROR_OPTS]
     cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], str(a.pass1_batch),
-                                   HIDDEN_READ_RE.pattern, STRING_RE.pattern]))
+                                   HIDDEN_READ_RE.pattern, STRING_RE.pattern, ERROR_IN_RE.pattern]))
 
     def extra(path: str, bad: List[str]) -> List[str]:
         if not bad:
@@ -291,7 +291,8 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     # so a file's result does not depend on its batch.
     # Cached: what spatch said (sites, lines it could not parse, new text).
     # The search of the unparsed lines runs afresh on every run.
-    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:], 'unparsed-lines']))
+    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:], 'unparsed-lines',
+                                                                  ERROR_IN_RE.pattern]))
     blobs = blob_ids(a.ksrc)
 
     batch = max(1, a.pass2_batch)

@@ -3,6 +3,7 @@
 
 import os
 import re
+import subprocess
 import sys
 import unittest
 from pathlib import Path
@@ -10,6 +11,7 @@ from unittest import mock
 
 import convert as cv
 from afp import generated
+from afp import spatch as sp
 
 DISCOVER = '''field\ttyped\tfoo\ta\tfs/x.c:18
 field\tuntyped\t?\tzz\tfs/x.c:21
@@ -226,6 +228,13 @@ class ParseErrorTest(unittest.TestCase):
         self.assertEqual(bad, {'fs/x.c': ['void f(struct foo *p)', '{', '\tp->a = 1;', '\tMAGIC(p) {{ ]] ;']})
         self.assertEqual(rest, 'Fatal error: something else')
 
+    def test_semantic_error_names_its_file(self):
+        # A semantic error prints ' =error in' (no space): the lines after it
+        # belong to that file, not to a HANDLING line naming several.
+        err = ('HANDLING: fs/a.c fs/b.c\nsemantic error function with no return type must have types in '
+               'param list\n =error in fs/b.c; set verbose_parsing for more info\nbadcount: 1\nbad: x\n')
+        self.assertEqual(cv.parse_errors(err), ({'fs/b.c': ['x']}, ''))
+
     def test_locate_in_order_and_repeated(self):
         self.assertEqual(cv.locate(SRC, ['void f(struct foo *p)', '{', '\tp->a = 1;', '\tMAGIC(p) {{ ]] ;',
                                          '\tMAGIC(p) {{ ]] ;', 'not in the file']), [2, 3, 4, 5])
@@ -317,10 +326,20 @@ class BlobTextTest(unittest.TestCase):
 class PythonFlagTest(unittest.TestCase):
     def flag(self, value):
         with mock.patch.dict(os.environ, {'SPATCH_PYTHON': value}):
-            return cv.python_flag()
+            sp.interpreter.cache_clear()
+            try:
+                return sp.python_flag()
+            finally:
+                sp.interpreter.cache_clear()
 
-    def test_named_interpreter(self):
-        self.assertEqual(self.flag(sys.executable), ['--python', sys.executable])
+    def test_stand_in_answers_as_the_interpreter(self):
+        flag = self.flag(sys.executable)
+        self.assertEqual(flag[0], '--python')
+        for args, stdin in (([], sp.SYS_PATH_QUERY), (['--version'], ''), ([], 'print(6 * 7)\n'),
+                            (['-c', 'import sys; print(sys.argv[1:])', 'a b', ''], '')):
+            real = subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True)
+            got = subprocess.run([flag[1], *args], input=stdin, capture_output=True, text=True)
+            self.assertEqual((got.returncode, got.stdout), (real.returncode, real.stdout), args)
 
     def test_empty_passes_nothing(self):
         self.assertEqual(self.flag(''), [])

@@ -1,20 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 """How the tools start spatch (Coccinelle).
 
-Guarantees: python_flag() is the same --python choice for every tool that
-runs spatch, so their caches and timings agree. For tools/convert: one
+Guarantees: python_flag() and spatch_env() are the same interpreter choice
+for every tool that runs spatch, so their caches and timings agree. For tools/convert: one
 spatch run with a timeout and its parse errors read (run_spatch), a pass
 over many files in parallel with progress lines (parallel, cached_pass),
 and a cache of what spatch said per git blob (Cache).
 Does not: decide what the output means (afp/fields.py parses it).
 """
 
+import functools
 import hashlib
 import json
 import os
 import re
 import shlex
 import subprocess
+import tempfile
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -25,17 +27,92 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from .env import ENV
 
 
-def python_flag() -> List[str]:
-    """spatch's --python for this machine. At start-up spatch runs `python3`
-    (from PATH, through /bin/sh) several times to find libpython; behind a
-    pyenv shim that is some 500 processes, 0.3 s of every spatch run
-    (measured: an empty file took 0.46 s, 0.14 s with --python). Debian's
-    coccinelle depends on python3, so /usr/bin/python3 is there;
-    $SPATCH_PYTHON overrides, and an empty SPATCH_PYTHON passes nothing.
-    The interpreter only runs the script rules' print(), so it is not part
-    of any cache key."""
+# What pyml (spatch 1.1.1's Python binding) asks the interpreter at start-up,
+# byte for byte: sys.path on stdin, then "--version".
+SYS_PATH_QUERY = 'import sys\nprint(sys.path)\n'
+
+
+@dataclass(frozen=True)
+class Interpreter:
+    """The interpreter spatch is told to use, and how to start it fast."""
+    path: str           # the interpreter named by $SPATCH_PYTHON
+    stand_in: str       # what --python names: path, or a script answering pyml's questions
+    libpython: str      # its shared libpython, preloaded; '' when none is found
+
+
+def _write_stand_in(py: str, sys_path: str, version: str) -> str:
+    """A script that answers pyml's two start-up questions as py answered
+    them when it was written, and runs py itself for anything else."""
+    q = shlex.quote
+    text = ('#!/bin/sh\n'
+            f'# Written by tools/pylib/afp/spatch.py: stands in for {py} as spatch\'s --python.\n'
+            '# Answers the two questions spatch 1.1.1 (pyml) asks at start-up with what\n'
+            f'# {py} answered when this file was written; anything else runs {py}.\n'
+            f'if [ "$*" = --version ]; then printf \'%s\\n\' {q(version)}; exit 0; fi\n'
+            'if [ "$#" -eq 0 ]; then\n'
+            '\tq=$(cat)\n'
+            f'\tif [ "$q" = {q(SYS_PATH_QUERY.rstrip(chr(10)))} ]; then printf \'%s\\n\' {q(sys_path)}; exit 0; fi\n'
+            f'\tprintf \'%s\\n\' "$q" | exec {q(py)}\n'
+            'fi\n'
+            f'exec {q(py)} "$@"\n')
+    base = Path(ENV.get('WORK') or tempfile.gettempdir()) / 'cache' / 'spatch-python'
+    base.mkdir(parents=True, exist_ok=True)
+    path = base / hashlib.sha1(text.encode()).hexdigest()[:16]
+    if not path.exists():
+        tmp = path.with_name(f'{path.name}.tmp{os.getpid()}')
+        tmp.write_text(text)
+        tmp.chmod(0o755)
+        tmp.replace(path)
+    return str(path)
+
+
+@functools.lru_cache(maxsize=None)
+def interpreter() -> Optional[Interpreter]:
+    """spatch's Python for this machine, asked once per tool run.
+
+    At start-up spatch 1.1.1 runs its interpreter through /bin/sh to read
+    sys.path and the version, then `ldd` on it and `ldconfig -p` to find
+    libpython. Behind a pyenv shim that is some 500 processes (0.3 s of
+    every spatch run), so the default is Debian's /usr/bin/python3
+    (coccinelle depends on python3); $SPATCH_PYTHON overrides, and an empty
+    SPATCH_PYTHON passes nothing. Even then the questions cost 0.15 s of
+    the 0.33 s spatch takes on fs/fcntl.c for tools/convert's pass 1, which
+    starts one process per file. So spatch gets a stand-in that answers
+    the two questions from one asking, and the interpreter's libpython
+    preloaded, which pyml finds before it runs ldd (measured: 0.18 s, the
+    same output). The interpreter only runs the script rules' print(), so
+    none of this is part of any cache key."""
     py = ENV.get('SPATCH_PYTHON', '/usr/bin/python3')
-    return ['--python', py] if py and os.access(py, os.X_OK) else []
+    if not (py and os.access(py, os.X_OK)):
+        return None
+    try:
+        sys_path = subprocess.run([py], input=SYS_PATH_QUERY, capture_output=True, text=True, check=True,
+                                  timeout=60).stdout.rstrip('\n')
+        version = subprocess.run([py, '--version'], capture_output=True, text=True, check=True,
+                                 timeout=60).stdout.rstrip('\n')
+        lib = subprocess.run([py, '-c', 'import sysconfig as s; print(s.get_config_var("LIBDIR") or "", '
+                              's.get_config_var("INSTSONAME") or "", sep="/")'],
+                             capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return Interpreter(py, py, '')
+    if '\n' in sys_path or not version.startswith('Python '):
+        return Interpreter(py, py, '')
+    return Interpreter(py, _write_stand_in(py, sys_path, version), lib if os.path.isfile(lib) else '')
+
+
+def python_flag() -> List[str]:
+    """spatch's --python: the interpreter's stand-in (see interpreter())."""
+    i = interpreter()
+    return ['--python', i.stand_in] if i else []
+
+
+def spatch_env() -> Dict[str, str]:
+    """Environment additions for every spatch run: the interpreter's
+    libpython in LD_PRELOAD (see interpreter())."""
+    i = interpreter()
+    if not (i and i.libpython):
+        return {}
+    return {'LD_PRELOAD': ' '.join(filter(None, [i.libpython, os.environ.get('LD_PRELOAD', '')]))}
 
 
 @dataclass
@@ -46,10 +123,14 @@ class Outcome:
     unparsed: List[int] = field(default_factory=list)   # lines spatch could not parse (pass 2)
 
 
+ERROR_IN_RE = re.compile(r' = ?error in ([^;]*);')
+
+
 def parse_errors(err: str) -> Tuple[Dict[str, List[str]], str]:
     """Split the stderr of spatch --quiet --parse-error-msg into the lines
     it could not parse, per file and in order ('bad:' and 'BAD:!!!!!'
-    lines after ' = error in FILE;'), and everything else. spatch drops
+    lines after ' = error in FILE;' or, for a semantic error, ' =error in
+    FILE;'), and everything else. spatch drops
     such code and goes on: a store in it is neither converted nor
     reported unless these lines are read."""
     bad: Dict[str, List[str]] = defaultdict(list)
@@ -58,13 +139,13 @@ def parse_errors(err: str) -> Tuple[Dict[str, List[str]], str]:
     for line in err.splitlines():
         if line.startswith('HANDLING: '):
             cur = line[len('HANDLING: '):].strip()
-        elif line.startswith(' = error in '):
-            cur = line[len(' = error in '):].split(';')[0]
+        elif ERROR_IN_RE.match(line):
+            cur = ERROR_IN_RE.match(line).group(1)
         elif line.startswith(('bad: ', 'BAD:!!!!! ')):
             bad[cur].append(line.split(' ', 1)[1])
         elif line.rstrip() in ('bad:', 'BAD:!!!!!'):
             bad[cur].append('')
-        elif not line.startswith(('init_defs_builtins:', 'badcount:', 'parse error')):
+        elif not line.startswith(('init_defs_builtins:', 'badcount:', 'parse error', 'semantic error')):
             rest.append(line)
     return dict(bad), '\n'.join(rest)
 
@@ -78,7 +159,7 @@ def run_spatch(argv: List[str], cwd: str, timeout: int, env: Optional[Dict[str, 
     argv = [*argv[:1], *python_flag(), '--timeout', str(timeout), *argv[1:]]
     try:
         p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout + 30,
-                           env={**os.environ, **(env or {})})
+                           env={**os.environ, **spatch_env(), **(env or {})})
     except subprocess.TimeoutExpired:
         return '', 'timeout'
     err = p.stderr.strip()
