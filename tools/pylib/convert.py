@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, blank_attributes,  # noqa: E402,F401
+from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, TRAILING_ATTRIBUTE_RE, blank_attributes,  # noqa: E402,F401
                        hidden_reads, hidden_stores, locate, may_be_typed, packed_in_text)
 from afp.env import ENV  # noqa: E402
 from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, StructDef, add_aliases,  # noqa: E402,F401
@@ -222,7 +222,8 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
     found = grep_names(a.ksrc, STRUCT_DEF_RE, SOURCES + EXCLUDE, r'struct\s+(?:__packed\s+)?(\w+)')
     files = sorted(p for p, ns in found.items() if ns & wanted)
     argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'decls', *SPATCH_OPTS]
-    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], ATTRIBUTE_RE.pattern]))
+    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], ATTRIBUTE_RE.pattern,
+                                   TRAILING_ATTRIBUTE_RE.pattern]))
     with tempfile.TemporaryDirectory(prefix='afp-decls-') as tmp:
         outs = cached_pass(shadow_tree(a.ksrc, files, Path(tmp)), files, blobs, cache, a.jobs,
                            'struct definitions', argv, a.timeout, 20, a.retry_failed)

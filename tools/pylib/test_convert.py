@@ -195,6 +195,13 @@ class AttributeTest(unittest.TestCase):
         self.assertEqual(len(out), len(packed))
         self.assertIn('} __packed ', out)
 
+    def test_trailing_attribute_macros_are_blanked(self):
+        text = 'struct lock_class {\n\tint key;\n} __no_randomize_layout;\nstruct s { int a; } __no_randomize_layout_x;\n'
+        out = cv.blank_attributes(text)
+        self.assertEqual(len(out), len(text))
+        self.assertIn('\n}                      ;\n', out)
+        self.assertIn('__no_randomize_layout_x;', out)   # a name, not the macro
+
 
 ERR = """init_defs_builtins: /usr/lib/coccinelle/standard.h
 HANDLING: fs/x.c

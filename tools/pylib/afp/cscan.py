@@ -114,11 +114,20 @@ HIDDEN_STORE_RE = re.compile(r'(?:->|(?<=[\w)\]])\s*\.|(?<=[\w)\]])\.)\s*([A-Za-
 ATTRIBUTE_RE = re.compile(r'__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)')
 
 
+# Attribute macros after a struct's closing brace that spatch 1.1.1 takes
+# for a variable's name, so the struct is no definition to the rules
+# (struct lock_class: '} __no_randomize_layout;'). __randomize_layout and
+# ____cacheline_aligned_in_smp have rules of their own in
+# cocci/lockless_fields.cocci; standard.h defines ____cacheline_aligned away.
+TRAILING_ATTRIBUTE_RE = re.compile(r'(?<=\})\s*(?:__no_randomize_layout|____cacheline_internodealigned_in_smp)'
+                                   r'(?=\s*;)')
+
+
 def blank_attributes(text: str) -> str:
     def blank(m: 're.Match[str]') -> str:
         spaces = re.sub(r'[^\n]', ' ', m.group(0))
         return '__packed' + spaces[8:] if 'packed' in m.group(0) else spaces
-    return ATTRIBUTE_RE.sub(blank, text)
+    return TRAILING_ATTRIBUTE_RE.sub(blank, ATTRIBUTE_RE.sub(blank, text))
 
 
 STORE_OP_RE = re.compile(r'(?:->|\.)\s*(\w+)\s*(?:[-+*/%&|^]?=(?!=)|<<=|>>=|\+\+|--)')
