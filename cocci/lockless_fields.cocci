@@ -14,11 +14,12 @@
 ///   field<TAB>typed|untyped<TAB>struct|?<TAB>field<TAB>file:line
 /// and -D decls prints the members of every struct defined in the files,
 ///   struct<TAB>S<TAB>file:line
-///   member<TAB>S<TAB>field<TAB>type<TAB>plain|bitfield<TAB>file:line
+///   member<TAB>S<TAB>field<TAB>type<TAB>plain|bitfield|anon<TAB>file:line
 ///   packed<TAB>S<TAB>file:line
 /// Does not: follow typedef'd structs (struct S only), look into includes
 /// (--no-includes, so e->g.f is typed only when e->g's type is local), or
-/// see members of anonymous nested structs/unions.
+/// see members of anonymous structs/unions nested more than one level, or
+/// of one closed by an attribute.
 /// spatch 1.1.1 forgets types that come from function return values after
 /// the first file of a process: run one file per process for full recall.
 //
@@ -187,6 +188,42 @@ T << mplain.T;
 p << mplain.p;
 @@
 print("member\t%s\t%s\t%s\tplain\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+// Members of an anonymous union or struct one level down (struct
+// blkdev_dio { union { struct kiocb *iocb; struct task_struct *waiter; }; }).
+// tools/convert drops those whose aggregate is packed: these rules cannot
+// tell. Two rules, not a disjunction (see above).
+@manon_u depends on decls@
+identifier S, f;
+type T;
+position p;
+@@
+
+struct S { ... union { ... T f@p; ... }; ... };
+
+@script:python depends on decls@
+S << manon_u.S;
+f << manon_u.f;
+T << manon_u.T;
+p << manon_u.p;
+@@
+print("member\t%s\t%s\t%s\tanon\t%s:%s" % (S, f, T, p[0].file, p[0].line))
+
+@manon_s depends on decls@
+identifier S, f;
+type T;
+position p;
+@@
+
+struct S { ... struct { ... T f@p; ... }; ... };
+
+@script:python depends on decls@
+S << manon_s.S;
+f << manon_s.f;
+T << manon_s.T;
+p << manon_s.p;
+@@
+print("member\t%s\t%s\t%s\tanon\t%s:%s" % (S, f, T, p[0].file, p[0].line))
 
 @mbit depends on decls@
 identifier S, f;

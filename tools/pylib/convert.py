@@ -52,8 +52,8 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, TRAILING_ATTRIBUTE_RE, blank_attributes,  # noqa: E402,F401
-                       hidden_reads, hidden_stores, locate, may_be_typed, packed_in_text)
+from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, TRAILING_ATTRIBUTE_RE, anon_packed,  # noqa: E402,F401
+                       blank_attributes, hidden_reads, hidden_stores, locate, may_be_typed, packed_in_text)
 from afp.env import ENV  # noqa: E402
 from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, StructDef, add_aliases,  # noqa: E402,F401
                         convertible_pairs, dedupe_sites, explain_skips, named_fields, parse_aliases,
@@ -234,6 +234,8 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
             text = Path(a.ksrc, o.path).read_text(errors='replace')
             for d in ds:
                 d.packed = d.packed or packed_in_text(text, d.line)
+                for f in [f for f, ln in d.anon.items() if anon_packed(text, ln)]:
+                    del d.members[f]   # left as member-not-seen
         defs += ds
     result = Defs(defs)
     # Members reached through a header's #define (sk->sk_state).

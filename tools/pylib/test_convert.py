@@ -41,6 +41,12 @@ class ParseTest(unittest.TestCase):
         self.assertFalse(foo.packed)
         self.assertTrue(pk.packed)
 
+    def test_decls_anonymous_members(self):
+        d, = cv.parse_decls('struct\tdio\tx.c:1\nmember\tdio\tsize\tint\tplain\tx.c:6\n'
+                            'member\tdio\twaiter\tstruct task_struct *\tanon\tx.c:4\n')
+        self.assertEqual(d.members, {'size': ('int', False), 'waiter': ('struct task_struct *', False)})
+        self.assertEqual(d.anon, {'waiter': 4})
+
     def test_sites_and_dedupe(self):
         text = ('afp\tstore\tfoo\ta\tx.c:4\nafp\tuntyped-store\t?\ta\tx.c:4\n'
                 'afp\tuntyped-store\t?\tb\tx.c:5\nafp\trmw\t?\tc\tx.c:6\nafp\trmw\t?\tc\tx.c:6\n')
@@ -194,6 +200,12 @@ class AttributeTest(unittest.TestCase):
         out = cv.blank_attributes(packed)
         self.assertEqual(len(out), len(packed))
         self.assertIn('} __packed ', out)
+
+    def test_anonymous_aggregate_packed(self):
+        text = ('struct s {\n\tunion {\n\t\tint a;\n\t\tstruct { int x; } in;\n\t\tint b;\n\t};\n'
+                '\tstruct {\n\t\tint c;\n\t} __packed;\n\tunion {\n\t\tint d;\n\t} __attribute__((packed));\n};\n')
+        self.assertEqual([cv.anon_packed(text, n) for n in (3, 5, 8, 11)], [False, False, True, True])
+        self.assertTrue(cv.anon_packed('struct s {\n\tunion {\n\t\tint a;\n', 3))   # never closed
 
     def test_trailing_attribute_macros_are_blanked(self):
         text = 'struct lock_class {\n\tint key;\n} __no_randomize_layout;\nstruct s { int a; } __no_randomize_layout_x;\n'

@@ -25,6 +25,24 @@ def packed_in_text(text: str, line: int) -> bool:
     return bool(re.search(r'\bstruct\s+(__packed|__attribute__\s*\(\(\s*packed)', head))
 
 
+def anon_packed(text: str, line: int) -> bool:
+    """Whether the anonymous struct or union holding the member on line is
+    packed: the first '}' that closes a brace opened before that line is
+    followed, before its ';', by 'packed'. An unclosed one counts as packed."""
+    lines = text.splitlines(keepends=True)
+    rest = ''.join(lines[line - 1:]) if 0 < line <= len(lines) else ''
+    depth = 0
+    for i, c in enumerate(rest):
+        if c == '{':
+            depth += 1
+        elif c == '}':
+            depth -= 1
+            if depth < 0:
+                tail = rest[i + 1:rest.find(';', i)]
+                return 'packed' in tail
+    return True
+
+
 def locate(text: str, bad: Sequence[str]) -> List[int]:
     """Line numbers of bad (texts of lines, in file order) in text: each is
     looked for from the previous one on, then from the top (spatch repeats

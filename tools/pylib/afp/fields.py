@@ -33,6 +33,7 @@ class StructDef:
     line: int
     members: Dict[str, Tuple[str, bool]] = field(default_factory=dict)  # f -> (type, bitfield)
     packed: bool = False
+    anon: Dict[str, int] = field(default_factory=dict)  # member of an anonymous struct/union -> its line
 
     @property
     def key(self) -> str:
@@ -101,6 +102,8 @@ def parse_decls(text: str) -> List[StructDef]:
         if d is not None:
             bit = how == 'bitfield' or d.members.get(f, ('', False))[1]
             d.members[f] = (t, bit)
+            if how == 'anon':
+                d.anon[f] = split_loc(loc)[1]
     for _, s, loc in packed:
         d = owner(s, loc)
         if d is not None:
