@@ -342,6 +342,30 @@ class BlobTextTest(unittest.TestCase):
             self.assertEqual(cv.blob_texts(d, []), {})
 
 
+class CachedPassTest(unittest.TestCase):
+    """A group of files that fails is rerun one file per process: only the
+    file that fails alone is marked failed, the others keep their output."""
+
+    def test_failed_group_is_rerun_file_by_file(self):
+        calls = []
+
+        def fake(argv, cwd, timeout, env=None, bad=None):
+            names = argv[-1:] if '--file-groups' not in argv else \
+                [n for n in Path(argv[-1]).read_text().split('\n') if n]
+            calls.append(names)
+            if len(names) > 1 or names == ['b.c']:
+                return '', 'timeout'
+            return f'field\ttyped\tS\tf\t{names[0]}:1\n', ''
+
+        with mock.patch.object(sp, 'run_spatch', fake):
+            outs = sp.cached_pass('.', ['a.c', 'b.c', 'c.c'], {}, sp.Cache(None, ''), 1, 'test',
+                                  ['spatch'], 10, 3, False, groups=True)
+        self.assertEqual(calls, [['a.c', 'b.c', 'c.c'], ['a.c'], ['b.c'], ['c.c']])
+        self.assertEqual([(o.path, o.failed, o.out) for o in outs],
+                         [('a.c', '', 'field\ttyped\tS\tf\ta.c:1'), ('b.c', 'timeout', ''),
+                          ('c.c', '', 'field\ttyped\tS\tf\tc.c:1')])
+
+
 class PythonFlagTest(unittest.TestCase):
     def flag(self, value):
         with mock.patch.dict(os.environ, {'SPATCH_PYTHON': value}):

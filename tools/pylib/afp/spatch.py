@@ -214,9 +214,10 @@ def spatch_version() -> str:
 
 def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache, jobs: int, label: str,
                 argv: List[str], timeout: int, batch: int, retry_failed: bool,
-                extra: Optional[Callable[[str, List[str]], List[str]]] = None) -> List[Outcome]:
-    """Run argv + files (batch files per process) for files not cached yet.
-    With extra (argv asks for --parse-error-msg), extra(file, its unparsed
+                extra: Optional[Callable[[str, List[str]], List[str]]] = None,
+                groups: bool = False) -> List[Outcome]:
+    """Run argv + files (batch files per process) for files not cached yet;
+    with groups, each file is its own group (--file-groups). With extra (argv asks for --parse-error-msg), extra(file, its unparsed
     line texts) gives more output lines for the file, cached with the rest."""
     results: Dict[str, Outcome] = {}
     todo = []
@@ -230,11 +231,26 @@ def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache
     print(f'==> {label}: {len(files)} files, {len(files) - len(todo)} cached, {len(todo)} to run '
           f'({batch} per spatch process, {jobs} at a time)', flush=True)
     chunks = [' '.join(shlex.quote(f) for f in todo[i:i + batch]) for i in range(0, len(todo), batch)]
+    failures: Dict[str, str] = {}   # files of a failed group, rerun alone
 
     def one(chunk: str) -> Outcome:
         names = shlex.split(chunk)
         bad: Optional[Dict[str, List[str]]] = {} if extra else None
-        out, failed = run_spatch(argv + names, ksrc, timeout * len(names), bad=bad)
+        if groups and len(names) > 1:
+            # --file-groups, one file per group: each file is parsed and
+            # typed as if alone (whole-tree pass 1: the same output for all
+            # 1,257 files as one process per file). A group that fails is
+            # rerun one file per process, so one timeout costs one file.
+            with tempfile.NamedTemporaryFile('w', suffix='.groups') as g:
+                g.write(''.join(f'{n}\n\n' for n in names))
+                g.flush()
+                out, failed = run_spatch(argv + ['--file-groups', g.name], ksrc, timeout * len(names), bad=bad)
+        else:
+            out, failed = run_spatch(argv + names, ksrc, timeout * len(names), bad=bad)
+        if failed and groups and len(names) > 1:
+            outs = [one(shlex.quote(n)) for n in names]
+            failures.update((n, o.failed) for n, o in zip(names, outs) if o.failed)
+            return Outcome(chunk, '\n'.join(o.out for o in outs if o.out), '')
         if extra and bad is not None:
             more = [line for n in names for line in extra(n, bad.get(n, []))]
             out = '\n'.join([out.rstrip('\n'), *more]) if more else out
@@ -247,7 +263,7 @@ def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache
             loc = line.rsplit('\t', 1)[-1]
             per[loc.rpartition(':')[0]].append(line)
         for n in names:
-            r = Outcome(n, '\n'.join(per.get(n, [])), o.failed)
+            r = Outcome(n, '\n'.join(per.get(n, [])), failures.get(n, o.failed))
             results[n] = r
             if n in blobs:
                 cache.put(blobs[n], r)
