@@ -31,7 +31,7 @@ from afp.env import ENV  # noqa: E402
 from afp import codegen as afp_codegen  # noqa: E402
 from afp import arch as afp_arch, kbuild  # noqa: E402
 from afp.results import markdown_table  # noqa: E402
-from afp.spatch import python_flag, spatch_env  # noqa: E402
+from afp.spatch import python_flag  # noqa: E402
 
 
 def codegen(specs: List[str], env) -> str:
@@ -243,11 +243,10 @@ def conversion_speed(env) -> str:
     for i, d in enumerate(small, 1):
         print(f'==> bench conversion speed: make coccicheck M={d} [{i}/{len(small)}]', flush=True)
         log = res / f'coccicheck-{d.replace("/", "_")}.log'
-        # The same --python and environment as tools/convert gives spatch
-        # (see afp/spatch.py interpreter()).
+        # The same --python as tools/convert gives spatch (see python_flag()).
         spflags = [f'SPFLAGS={" ".join(python_flag())}'] if python_flag() else []
         rc, wall, cpu = timed(['make', 'coccicheck', 'MODE=report', f'COCCI={root}/cocci/marked_store.cocci',
-                               f'M={d}', f'J={os.cpu_count() or 1}', *spflags], src, {**env, **spatch_env()}, log)
+                               f'M={d}', f'J={os.cpu_count() or 1}', *spflags], src, env, log)
         crc, cwall, ccpu = crc or rc, cwall + wall, ccpu + cpu
         reports += len(re.findall(r'^\S+:\d+:\d+-\d+: ', log.read_text(errors='replace'), re.M))
     rows.append(('make coccicheck MODE=report COCCI=cocci/marked_store.cocci', crc, cwall, ccpu, c_files(small)))

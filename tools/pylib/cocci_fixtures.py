@@ -28,7 +28,7 @@ from typing import List, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
 from afp.results import write_counts  # noqa: E402
-from afp.spatch import python_flag, spatch_env  # noqa: E402
+from afp.spatch import python_flag  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / 'cocci' / 'tests'
@@ -109,8 +109,7 @@ def check(src: Path, update: bool) -> Tuple[bool, str]:
         work = tmp / 'static'
         work.mkdir()
         shutil.copy(src, work / src.name)
-        p = sh(['spatch', *python_flag(), '--sp-file', str(STATIC), '-D', 'patch', *OPTS, '--in-place', src.name], work,
-               spatch_env())
+        p = sh(['spatch', *python_flag(), '--sp-file', str(STATIC), '-D', 'patch', *OPTS, '--in-place', src.name], work)
         got_s = (work / src.name).read_text()
         if update and got_s != got:
             static_res.write_text(got_s)

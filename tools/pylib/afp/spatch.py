@@ -1,15 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """How the tools start spatch (Coccinelle).
 
-Guarantees: python_flag() and spatch_env() are the same interpreter choice
-for every tool that runs spatch, so their caches and timings agree. For tools/convert: one
+Guarantees: python_flag() is the same --python choice for every tool that
+runs spatch, so their caches and timings agree. For tools/convert: one
 spatch run with a timeout and its parse errors read (run_spatch), a pass
 over many files in parallel with progress lines (parallel, cached_pass),
 and a cache of what spatch said per git blob (Cache).
 Does not: decide what the output means (afp/fields.py parses it).
 """
 
-import functools
 import hashlib
 import json
 import os
@@ -27,93 +26,17 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from .env import ENV
 
 
-# What pyml (spatch 1.1.1's Python binding) asks the interpreter at start-up,
-# byte for byte: sys.path on stdin, then "--version".
-SYS_PATH_QUERY = 'import sys\nprint(sys.path)\n'
-
-
-@dataclass(frozen=True)
-class Interpreter:
-    """The interpreter spatch is told to use, and how to start it fast."""
-    path: str           # the interpreter named by $SPATCH_PYTHON
-    stand_in: str       # what --python names: path, or a script answering pyml's questions
-    libpython: str      # its shared libpython, preloaded; '' when none is found
-
-
-def _write_stand_in(py: str, sys_path: str, version: str) -> str:
-    """A script that answers pyml's two start-up questions as py answered
-    them when it was written, and runs py itself for anything else."""
-    q = shlex.quote
-    text = ('#!/bin/sh\n'
-            f'# Written by tools/pylib/afp/spatch.py: stands in for {py} as spatch\'s --python.\n'
-            '# Answers the two questions spatch 1.1.1 (pyml) asks at start-up with what\n'
-            f'# {py} answered when this file was written; anything else runs {py}.\n'
-            f'if [ "$*" = --version ]; then printf \'%s\\n\' {q(version)}; exit 0; fi\n'
-            'if [ "$#" -eq 0 ]; then\n'
-            '\tq=$(cat)\n'
-            f'\tif [ "$q" = {q(SYS_PATH_QUERY.rstrip(chr(10)))} ]; then printf \'%s\\n\' {q(sys_path)}; exit 0; fi\n'
-            f'\tprintf \'%s\\n\' "$q" | exec {q(py)}\n'
-            'fi\n'
-            f'exec {q(py)} "$@"\n')
-    base = Path(ENV.get('WORK') or tempfile.gettempdir()) / 'cache' / 'spatch-python'
-    base.mkdir(parents=True, exist_ok=True)
-    path = base / hashlib.sha1(text.encode()).hexdigest()[:16]
-    if not path.exists():
-        tmp = path.with_name(f'{path.name}.tmp{os.getpid()}')
-        tmp.write_text(text)
-        tmp.chmod(0o755)
-        tmp.replace(path)
-    return str(path)
-
-
-@functools.lru_cache(maxsize=None)
-def interpreter() -> Optional[Interpreter]:
-    """spatch's Python for this machine, asked once per tool run.
-
-    At start-up spatch 1.1.1 runs its interpreter through /bin/sh to read
-    sys.path and the version, then `ldd` on it and `ldconfig -p` to find
-    libpython. Behind a pyenv shim that is some 500 processes (0.3 s of
-    every spatch run), so the default is Debian's /usr/bin/python3
-    (coccinelle depends on python3); $SPATCH_PYTHON overrides, and an empty
-    SPATCH_PYTHON passes nothing. Even then the questions are paid once
-    per process, and tools/convert's pass 1 starts one per file. So spatch
-    gets a stand-in that answers the two questions from one asking, and
-    the interpreter's libpython preloaded, which pyml finds before it runs
-    ldd. Measured with pass 1's rules, same output: fs/fcntl.c 0.33 s ->
-    0.20 s; the 60 kernel/*.c files with a marked read, two at a time,
-    13.1 s -> 10.9 s. The interpreter only runs the script rules' print(),
-    so none of this is part of any cache key."""
-    py = ENV.get('SPATCH_PYTHON', '/usr/bin/python3')
-    if not (py and os.access(py, os.X_OK)):
-        return None
-    try:
-        sys_path = subprocess.run([py], input=SYS_PATH_QUERY, capture_output=True, text=True, check=True,
-                                  timeout=60).stdout.rstrip('\n')
-        version = subprocess.run([py, '--version'], capture_output=True, text=True, check=True,
-                                 timeout=60).stdout.rstrip('\n')
-        lib = subprocess.run([py, '-c', 'import sysconfig as s; print(s.get_config_var("LIBDIR") or "", '
-                              's.get_config_var("INSTSONAME") or "", sep="/")'],
-                             capture_output=True, text=True, check=True, timeout=60).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return Interpreter(py, py, '')
-    if '\n' in sys_path or not version.startswith('Python '):
-        return Interpreter(py, py, '')
-    return Interpreter(py, _write_stand_in(py, sys_path, version), lib if os.path.isfile(lib) else '')
-
-
 def python_flag() -> List[str]:
-    """spatch's --python: the interpreter's stand-in (see interpreter())."""
-    i = interpreter()
-    return ['--python', i.stand_in] if i else []
-
-
-def spatch_env() -> Dict[str, str]:
-    """Environment additions for every spatch run: the interpreter's
-    libpython in LD_PRELOAD (see interpreter())."""
-    i = interpreter()
-    if not (i and i.libpython):
-        return {}
-    return {'LD_PRELOAD': ' '.join(filter(None, [i.libpython, os.environ.get('LD_PRELOAD', '')]))}
+    """spatch's --python for this machine. At start-up spatch runs `python3`
+    (from PATH, through /bin/sh) several times to find libpython; behind a
+    pyenv shim that is some 500 processes, 0.3 s of every spatch run
+    (measured: an empty file took 0.46 s, 0.14 s with --python). Debian's
+    coccinelle depends on python3, so /usr/bin/python3 is there;
+    $SPATCH_PYTHON overrides, and an empty SPATCH_PYTHON passes nothing.
+    The interpreter only runs the script rules' print(), so it is not part
+    of any cache key."""
+    py = ENV.get('SPATCH_PYTHON', '/usr/bin/python3')
+    return ['--python', py] if py and os.access(py, os.X_OK) else []
 
 
 @dataclass
@@ -160,7 +83,7 @@ def run_spatch(argv: List[str], cwd: str, timeout: int, env: Optional[Dict[str, 
     argv = [*argv[:1], *python_flag(), '--timeout', str(timeout), *argv[1:]]
     try:
         p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout + 30,
-                           env={**os.environ, **spatch_env(), **(env or {})})
+                           env={**os.environ, **(env or {})})
     except subprocess.TimeoutExpired:
         return '', 'timeout'
     err = p.stderr.strip()
