@@ -21,7 +21,8 @@
 /// see members of anonymous structs/unions nested more than one level, or
 /// of one closed by an attribute.
 /// spatch 1.1.1 forgets types that come from function return values after
-/// the first file of a process: run one file per process for full recall.
+/// the first file of a group: give each file its own group (--file-groups,
+/// as tools/convert does) or its own process for full recall.
 //
 // Confidence: High (typed), Low (untyped)
 // Copyright: atomic-from-ptr project
