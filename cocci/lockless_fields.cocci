@@ -18,8 +18,8 @@
 ///   packed<TAB>S<TAB>file:line
 /// Does not: follow typedef'd structs (struct S only), look into includes
 /// (--no-includes, so e->g.f is typed only when e->g's type is local), or
-/// see members of anonymous structs/unions nested more than one level, or
-/// of one closed by an attribute.
+/// see members of anonymous structs/unions nested more than one level (nor
+/// always those of one closed by an attribute: '} __packed;' is missed).
 /// spatch 1.1.1 forgets types that come from function return values after
 /// the first file of a group: give each file its own group (--file-groups,
 /// as tools/convert does) or its own process for full recall.

@@ -63,8 +63,8 @@ from afp.git import (EXCLUDE, SOURCES, blob_ids, blob_texts, git, grep_files, gr
                      require_clean, spec_for)
 from afp.member_kind import member_kind  # noqa: E402,F401
 from afp.message import commit_message, subject_prefix, subsystem  # noqa: E402,F401
-from afp.spatch import (ERROR_IN_RE, Cache, Outcome, cached_pass, parallel, parse_errors, python_flag,  # noqa: E402,F401
-                        run_spatch, spatch_version)
+from afp.spatch import (ERROR_IN_RE, Cache, Outcome, cached_pass, file_groups, parallel,  # noqa: E402,F401
+                        parse_errors, python_flag, run_spatch, spatch_version)
 from afp.summary import summarize, write_tsv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -325,16 +325,11 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     def one(chunk: str) -> Outcome:
         names = shlex.split(chunk)
         before = {n: Path(a.ksrc, n).read_text(errors='surrogateescape') for n in names}
-        with tempfile.NamedTemporaryFile('w', suffix='.json') as plan, \
-                tempfile.NamedTemporaryFile('w', suffix='.groups') as groups:
+        # One group of many files is pathological here too (20 files,
+        # >2.5 min, 1 GB).
+        with tempfile.NamedTemporaryFile('w', suffix='.json') as plan, file_groups(names) as files_arg:
             json.dump({n: plans[n] for n in names}, plan)
             plan.flush()
-            # spatch 1.1.1 treats the files of one command line as one group
-            # (pathological here: 20 files, >2.5 min, 1 GB); --file-groups
-            # with one file per group matches one file per process.
-            groups.write(''.join(f'{n}\n\n' for n in names))
-            groups.flush()
-            files_arg = names if len(names) == 1 else ['--file-groups', groups.name]
             bad: Dict[str, List[str]] = {}
             out, failed = run_spatch(argv + files_arg, a.ksrc, a.timeout * len(names), {'AFP_PLAN': plan.name},
                                      bad)

@@ -9,6 +9,7 @@ and a cache of what spatch said per git blob (Cache).
 Does not: decide what the output means (afp/fields.py parses it).
 """
 
+import contextlib
 import hashlib
 import json
 import os
@@ -21,7 +22,7 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .env import ENV
 
@@ -63,8 +64,8 @@ def parse_errors(err: str) -> Tuple[Dict[str, List[str]], str]:
     for line in err.splitlines():
         if line.startswith('HANDLING: '):
             cur = line[len('HANDLING: '):].strip()
-        elif ERROR_IN_RE.match(line):
-            cur = ERROR_IN_RE.match(line).group(1)
+        elif (m := ERROR_IN_RE.match(line)):
+            cur = m.group(1)
         elif line.startswith(('bad: ', 'BAD:!!!!! ')):
             bad[cur].append(line.split(' ', 1)[1])
         elif line.rstrip() in ('bad:', 'BAD:!!!!!'):
@@ -131,6 +132,23 @@ class Cache:
             tmp.replace(self.dir / blob)
 
 
+@contextlib.contextmanager
+def file_groups(names: List[str]) -> Iterator[List[str]]:
+    """spatch's file arguments for names, each file its own group: the
+    names themselves for one file, else --file-groups and a list file
+    (one name and a blank line each). spatch 1.1.1 treats the files of one
+    command line as one group: types from function return values are lost
+    after the first file and macros carry from file to file, so each file
+    gets its own group and is parsed and typed as if alone."""
+    if len(names) == 1:
+        yield list(names)
+        return
+    with tempfile.NamedTemporaryFile('w', suffix='.groups') as g:
+        g.write(''.join(f'{n}\n\n' for n in names))
+        g.flush()
+        yield ['--file-groups', g.name]
+
+
 def spatch_version() -> str:
     return subprocess.run(['spatch', '--version'], capture_output=True, text=True).stdout.split('\n')[0]
 
@@ -140,8 +158,9 @@ def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache
                 extra: Optional[Callable[[str, List[str]], List[str]]] = None,
                 groups: bool = False) -> List[Outcome]:
     """Run argv + files (batch files per process) for files not cached yet;
-    with groups, each file is its own group (--file-groups). With extra (argv asks for --parse-error-msg), extra(file, its unparsed
-    line texts) gives more output lines for the file, cached with the rest."""
+    with groups, each file is its own group (file_groups()). With extra
+    (argv asks for --parse-error-msg), extra(file, its unparsed line texts)
+    gives more output lines for the file, cached with the rest."""
     results: Dict[str, Outcome] = {}
     todo = []
     for f in files:
@@ -159,18 +178,15 @@ def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache
     def one(chunk: str) -> Outcome:
         names = shlex.split(chunk)
         bad: Optional[Dict[str, List[str]]] = {} if extra else None
-        if groups and len(names) > 1:
-            # --file-groups, one file per group: each file is parsed and
-            # typed as if alone (whole-tree pass 1: the same output for all
-            # 1,257 files as one process per file). A group that fails is
-            # rerun one file per process, so one timeout costs one file.
-            with tempfile.NamedTemporaryFile('w', suffix='.groups') as g:
-                g.write(''.join(f'{n}\n\n' for n in names))
-                g.flush()
-                out, failed = run_spatch(argv + ['--file-groups', g.name], ksrc, timeout * len(names), bad=bad)
+        if groups:
+            # Whole-tree pass 1: the same output for all 1,257 files as one
+            # process per file.
+            with file_groups(names) as files_arg:
+                out, failed = run_spatch(argv + files_arg, ksrc, timeout * len(names), bad=bad)
         else:
             out, failed = run_spatch(argv + names, ksrc, timeout * len(names), bad=bad)
         if failed and groups and len(names) > 1:
+            # Rerun one file per process, so one timeout costs one file.
             outs = [one(shlex.quote(n)) for n in names]
             failures.update((n, o.failed) for n, o in zip(names, outs) if o.failed)
             return Outcome(chunk, '\n'.join(o.out for o in outs if o.out), '')
