@@ -227,10 +227,11 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
     found = grep_names(a.ksrc, STRUCT_DEF_RE, SOURCES + EXCLUDE, r'struct\s+(?:__packed\s+)?(\w+)')
     files = sorted(p for p, ns in found.items() if ns & wanted)
     argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'decls', *SPATCH_OPTS]
-    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], ATTRIBUTE_RE.pattern,
-                                   TRAILING_ATTRIBUTE_RE.pattern]))
     # Each file its own group, as in pass 1: in plain batches of 20, 3 of
-    # the 641 files gave other members than alone (macros carried over).
+    # the 641 files gave other members than alone (macros carried over);
+    # 'file-groups' keeps entries written by plain batches out.
+    cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], ATTRIBUTE_RE.pattern,
+                                   TRAILING_ATTRIBUTE_RE.pattern, 'file-groups']))
     with tempfile.TemporaryDirectory(prefix='afp-decls-') as tmp:
         outs = cached_pass(shadow_tree(a.ksrc, files, Path(tmp)), files, blobs, cache, a.jobs,
                            'struct definitions', argv, a.timeout, 20, a.retry_failed, groups=True)
