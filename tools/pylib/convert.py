@@ -178,7 +178,7 @@ def discover(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path],
                 + [f'field\tunparsed\t?\t{f}\t{path}:{n}' for f, n in hidden_reads(text, lines)])
 
     outs = cached_pass(a.ksrc, files, blobs, cache, a.jobs, 'pass 1 (lockless reads)', argv,
-                       a.timeout, a.pass1_batch, a.retry_failed, extra, groups=True)
+                       a.timeout, a.pass1_batch, a.retry_failed, extra)
     reads = [r for o in outs for r in parse_discover(o.out)]
     text = '\n'.join(o.out for o in outs)
     in_part, lines = unparsed_of(text)
@@ -234,7 +234,7 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
                                    TRAILING_ATTRIBUTE_RE.pattern, 'file-groups']))
     with tempfile.TemporaryDirectory(prefix='afp-decls-') as tmp:
         outs = cached_pass(shadow_tree(a.ksrc, files, Path(tmp)), files, blobs, cache, a.jobs,
-                           'struct definitions', argv, a.timeout, 20, a.retry_failed, groups=True)
+                           'struct definitions', argv, a.timeout, 20, a.retry_failed)
     defs = []
     for o in outs:
         ds = parse_decls(o.out)

@@ -358,7 +358,7 @@ class CachedPassTest(unittest.TestCase):
 
         with mock.patch.object(sp, 'run_spatch', fake):
             outs = sp.cached_pass('.', ['a.c', 'b.c', 'c.c'], {}, sp.Cache(None, ''), 1, 'test',
-                                  ['spatch'], 10, 3, False, groups=True)
+                                  ['spatch'], 10, 3, False)
         self.assertEqual(calls, [['a.c', 'b.c', 'c.c'], ['a.c'], ['b.c'], ['c.c']])
         self.assertEqual([(o.path, o.failed, o.out) for o in outs],
                          [('a.c', '', 'field\ttyped\tS\tf\ta.c:1'), ('b.c', 'timeout', ''),

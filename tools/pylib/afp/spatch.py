@@ -155,10 +155,9 @@ def spatch_version() -> str:
 
 def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache, jobs: int, label: str,
                 argv: List[str], timeout: int, batch: int, retry_failed: bool,
-                extra: Optional[Callable[[str, List[str]], List[str]]] = None,
-                groups: bool = False) -> List[Outcome]:
-    """Run argv + files (batch files per process) for files not cached yet;
-    with groups, each file is its own group (file_groups()). With extra
+                extra: Optional[Callable[[str, List[str]], List[str]]] = None) -> List[Outcome]:
+    """Run argv + files (batch files per process, each its own group:
+    file_groups()) for files not cached yet. With extra
     (argv asks for --parse-error-msg), extra(file, its unparsed line texts)
     gives more output lines for the file, cached with the rest."""
     results: Dict[str, Outcome] = {}
@@ -178,14 +177,11 @@ def cached_pass(ksrc: str, files: List[str], blobs: Dict[str, str], cache: Cache
     def one(chunk: str) -> Outcome:
         names = shlex.split(chunk)
         bad: Optional[Dict[str, List[str]]] = {} if extra else None
-        if groups:
-            # Whole-tree pass 1: the same output for all 1,257 files as one
-            # process per file.
-            with file_groups(names) as files_arg:
-                out, failed = run_spatch(argv + files_arg, ksrc, timeout * len(names), bad=bad)
-        else:
-            out, failed = run_spatch(argv + names, ksrc, timeout * len(names), bad=bad)
-        if failed and groups and len(names) > 1:
+        # Whole-tree pass 1: the same output for all 1,257 files as one
+        # process per file.
+        with file_groups(names) as files_arg:
+            out, failed = run_spatch(argv + files_arg, ksrc, timeout * len(names), bad=bad)
+        if failed and len(names) > 1:
             # Rerun one file per process, so one timeout costs one file.
             outs = [one(shlex.quote(n)) for n in names]
             failures.update((n, o.failed) for n, o in zip(names, outs) if o.failed)
