@@ -3,7 +3,9 @@
 
 Gates, in the order they run and are listed:
   checkpatch  each patch in patches/series: 0 errors, 0 warnings, 0 checks
-              (.checkpatch.conf supplies --strict and --codespell)
+              (.checkpatch.conf supplies --strict and --codespell; it fails
+              when that file lacks --strict or an --ignore lacks a comment
+              saying why, and a summary with no checks count fails)
   kernel-doc  each .c/.h file the series adds or changes: -none -Werror clean
   codespell   each patch file, cover letter included: no typo in a message or
               on a line the patch adds
@@ -69,14 +71,19 @@ CHECKPATCH_WHERE_RE = re.compile(r'^#\d+: FILE: (\S+?):?$')
 
 
 def checkpatch_verdict(rc: int, out: str) -> Tuple[bool, str]:
-    """(passed, detail) for one checkpatch.pl run."""
+    """(passed, detail) for one checkpatch.pl run. checkpatch prints the
+    'N checks' count only under --strict: a summary without it means
+    CHECK-level messages were never looked for, and fails."""
     if 'No codespell typos will be found' in out:
         return False, 'codespell dictionary not found (run with PATH=/usr/bin:$PATH)'
     m = CHECKPATCH_TOTAL_RE.search(out)
     if not m:
         last = next((ln for ln in reversed(out.splitlines()) if ln.strip()), '')
         return False, f'no summary line, exit status {rc}: {last}'
-    errors, warnings, checks = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    if m.group(3) is None:
+        return False, (f'summary has no checks count ({m.group(0).strip()}): --strict was not '
+                       f'in effect; .checkpatch.conf must say --strict')
+    errors, warnings, checks = int(m.group(1)), int(m.group(2)), int(m.group(3))
     summary = f'{errors} errors, {warnings} warnings, {checks} checks'
     if rc == 0 and errors == warnings == checks == 0:
         return True, summary
@@ -87,6 +94,22 @@ def checkpatch_verdict(rc: int, out: str) -> Tuple[bool, str]:
                           if CHECKPATCH_WHERE_RE.match(x)), '')
             return False, f'{summary}; first: {ln.strip()}' + (f' ({where})' if where else '')
     return False, f'{summary}; exit status {rc}'
+
+
+def checkpatch_conf_problems(text: str) -> List[str]:
+    """Why a .checkpatch.conf would let CHECK-level messages through: no
+    --strict line, or an --ignore whose nearest non-blank line above is not a
+    '#' comment giving the reason. Empty when it is fit."""
+    lines = text.splitlines()
+    problems = [] if any(ln.strip() == '--strict' for ln in lines) else [
+        'no --strict line: checkpatch would not report CHECK-level messages']
+    for i, ln in enumerate(lines):
+        if not ln.strip().startswith('--ignore'):
+            continue
+        above = next((x.strip() for x in reversed(lines[:i]) if x.strip()), '')
+        if not above.startswith('#'):
+            problems.append(f'line {i + 1} ({ln.strip()}): no comment above it saying why')
+    return problems
 
 
 DIAG_RE = re.compile(r'^(?P<file>[^\s:]+?)(?::(?P<line>\d+))?(?::(?P<col>\d+))?: '
@@ -464,6 +487,10 @@ def have(tool: str) -> bool:
 def gate_checkpatch(ctx: Ctx, patches: List[Path]) -> List[Result]:
     script = ctx.src / 'scripts' / 'checkpatch.pl'
     conf = ctx.root / '.checkpatch.conf'
+
+    problems = checkpatch_conf_problems(conf.read_text())
+    if problems:
+        return [Result('checkpatch', '.checkpatch.conf', 'FAIL', '; '.join(problems))]
 
     def one(patch: Path):
         with tempfile.TemporaryDirectory(prefix='lint-checkpatch-') as tmp:

@@ -41,9 +41,37 @@ class CheckpatchTest(unittest.TestCase):
             0, "No codespell typos will be found - file '/usr/share/codespell/dictionary.txt': "
                "No such file or directory\n" + CHECKPATCH_CLEAN)[0])
 
-    def test_summary_without_checks_field(self):
-        self.assertTrue(lint.checkpatch_verdict(
-            0, 'total: 0 errors, 0 warnings, 12 lines checked\n')[0])
+    def test_summary_without_checks_field_fails(self):
+        # checkpatch prints 'N checks' only under --strict: without it no
+        # CHECK-level message was looked for.
+        ok, detail = lint.checkpatch_verdict(0, 'total: 0 errors, 0 warnings, 12 lines checked\n')
+        self.assertFalse(ok)
+        self.assertIn('--strict was not in effect', detail)
+
+
+class CheckpatchConfTest(unittest.TestCase):
+    def test_the_projects_conf_is_fit(self):
+        conf = Path(lint.__file__).resolve().parents[2] / '.checkpatch.conf'
+        self.assertEqual(lint.checkpatch_conf_problems(conf.read_text()), [])
+
+    def test_no_strict_fails(self):
+        self.assertEqual(lint.checkpatch_conf_problems('--codespell\n'),
+                         ['no --strict line: checkpatch would not report CHECK-level messages'])
+
+    def test_an_ignore_without_a_reason_fails(self):
+        text = '--strict\n# MACRO_ARG_REUSE: argued here.\n--ignore MACRO_ARG_REUSE\n\n--ignore LONG_LINE\n'
+        self.assertEqual(lint.checkpatch_conf_problems(text),
+                         ['line 5 (--ignore LONG_LINE): no comment above it saying why'])
+
+    def test_a_bad_conf_fails_the_gate_without_running_checkpatch(self):
+        with tempfile.TemporaryDirectory() as d:
+            root = Path(d)
+            (root / '.checkpatch.conf').write_text('--ignore LONG_LINE\n')
+            ctx = type('Ctx', (), {'src': root, 'root': root})()
+            rs = lint.gate_checkpatch(ctx, [root / 'x.patch'])
+        self.assertEqual([(r.target, r.status) for r in rs], [('.checkpatch.conf', 'FAIL')])
+        self.assertIn('no --strict line', rs[0].detail)
+        self.assertIn('line 1 (--ignore LONG_LINE): no comment above it', rs[0].detail)
 
 
 class KernelDocTest(unittest.TestCase):

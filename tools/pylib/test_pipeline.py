@@ -59,6 +59,18 @@ class PipelineTest(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertIn('no results; not counted', next(line for line in lines if line.startswith('peer ')))
 
+    def test_nonzero_exit_fails_even_when_its_counts_say_0_failed(self):
+        # A step that wrote '5 passed, 0 failed' and then died must not pass.
+        with tempfile.TemporaryDirectory() as d:
+            c = os.path.join(d, 'step.counts.json')
+            script = f'echo \'{{"passed": 5, "failed": 0, "skipped": 0}}\' > {c}; exit 3'
+            rc, lines = self.run_steps([Step('dies', ['sh', '-c', script], counts_json=c)])
+        self.assertEqual(rc, 1)
+        self.assertEqual(lines[-1], '5 passed, 1 failed')
+        row = next(line for line in lines if line.startswith('dies '))
+        self.assertIn('FAIL', row)
+        self.assertIn('exit status 3', row)
+
     def test_step_env_reaches_the_command(self):
         rc, lines = self.run_steps([Step('env', ['sh', '-c', 'test "$AFP_PIPELINE_TEST" = yes'],
                                          env={'AFP_PIPELINE_TEST': 'yes'})])
