@@ -27,7 +27,7 @@ all: ## Main job: prepare, apply the series, a conversion report (kernel/time), 
 	@tools/run main
 
 PHONY += test
-test: ## All tests: export check, self-tests, cocci fixtures, lint, docs, compile-fail, single access, KUnit in QEMU (x86_64 gcc+clang, arm64, i386; ARCHES=all adds alpha, arm64-clang-lto); ends 'N passed, N failed'
+test: ## All tests: export check, self-tests, cocci fixtures, lint, docs, compile-fail and single access (x86_64 gcc+clang, i386, arm64), KUnit in QEMU (x86_64, arm64; ARCHES=all adds x86_64-clang, i386, alpha, arm64-clang-lto); ends 'N passed, N failed'
 	@tools/run test
 
 PHONY += install-deps

@@ -99,10 +99,14 @@ class ArchSetTest(unittest.TestCase):
                     with self.subTest(set=name, arch=arch):
                         self.assertTrue(os.path.isfile(os.path.join(self.ROOT, 'kunit', 'arch', arch)))
 
-    def test_default_boots_a_32bit_and_a_non_x86_arch(self):
-        boots = pipeline.ARCH_SETS['default']['kunit']
-        self.assertIn('i386', boots)
-        self.assertIn('arm64', boots)
+    def test_default_boots_a_non_x86_arch_and_checks_32bit_and_clang(self):
+        default = pipeline.ARCH_SETS['default']
+        self.assertIn('arm64', default['kunit'])
+        # The boots moved to 'all' keep their compile-time checks by default.
+        self.assertIn('i386', default['single-access'])
+        self.assertIn('x86_64-clang', default['single-access'])
+        self.assertIn('i386', pipeline.ARCH_SETS['all']['kunit'])
+        self.assertIn('x86_64-clang', pipeline.ARCH_SETS['all']['kunit'])
 
     def test_all_is_a_superset_and_unknown_sets_are_refused(self):
         for tool, arches in pipeline.ARCH_SETS['default'].items():
