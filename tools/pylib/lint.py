@@ -488,9 +488,10 @@ def gate_checkpatch(ctx: Ctx, patches: List[Path]) -> List[Result]:
     script = ctx.src / 'scripts' / 'checkpatch.pl'
     conf = ctx.root / '.checkpatch.conf'
 
-    problems = checkpatch_conf_problems(conf.read_text())
+    problems = '; '.join(checkpatch_conf_problems(conf.read_text()))
     if problems:
-        return [Result('checkpatch', '.checkpatch.conf', 'FAIL', '; '.join(problems))]
+        return [check(ctx, 'checkpatch', '.checkpatch.conf', None,
+                      lambda: (False, problems, problems + '\n'))]
 
     def one(patch: Path):
         with tempfile.TemporaryDirectory(prefix='lint-checkpatch-') as tmp:

@@ -67,7 +67,7 @@ class CheckpatchConfTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             root = Path(d)
             (root / '.checkpatch.conf').write_text('--ignore LONG_LINE\n')
-            ctx = type('Ctx', (), {'src': root, 'root': root})()
+            ctx = type('Ctx', (), {'src': root, 'root': root, 'results': root / 'results'})()
             rs = lint.gate_checkpatch(ctx, [root / 'x.patch'])
         self.assertEqual([(r.target, r.status) for r in rs], [('.checkpatch.conf', 'FAIL')])
         self.assertIn('no --strict line', rs[0].detail)
