@@ -48,6 +48,11 @@ def git_tree(tmp: Path, src: Path) -> Path:
     tree = tmp / 'tree'
     tree.mkdir()
     shutil.copy(src, tree / src.name)
+    # tools/convert refuses a tree without patch 1's header (converted code
+    # would not build); an empty one stands for it.
+    header = tree / 'include' / 'linux' / 'atomic_from_ptr.h'
+    header.parent.mkdir(parents=True)
+    header.write_text('/* SPDX-License-Identifier: GPL-2.0 */\n/* stands for patch 1 of the series */\n')
     for argv in (['git', 'init', '-q'], ['git', 'add', '-A'],
                  ['git', '-c', 'user.name=fixture', '-c', 'user.email=fixture@invalid',
                   'commit', '-q', '-m', 'fixture']):

@@ -3,9 +3,10 @@
 
 Pass 1 (discovery) runs cocci/lockless_fields.cocci -D discover on every
 file of the tree that mentions READ_ONCE, smp_load_acquire or
-atomic_load_{relaxed,acquire}_from_ptr, one spatch process per file (spatch
-1.1.1 forgets types from function return values after a process's first
-file), results cached by git blob id. The structs named by typed reads are
+atomic_load_{relaxed,acquire}_from_ptr, --pass1-batch files (20) per spatch
+process, each file its own --file-groups group (spatch 1.1.1 forgets types
+from function return values after a group's first file), results cached by
+git blob id. The structs named by typed reads are
 then looked up (-D decls on the files that define them) and each member is
 classified: only scalars no wider than a word, not bit-fields, outside
 packed structs, may take atomic_store_relaxed_from_ptr(). A member that a
@@ -52,19 +53,17 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, TRAILING_ATTRIBUTE_RE, anon_packed,  # noqa: E402,F401
+from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, TRAILING_ATTRIBUTE_RE, anon_packed,  # noqa: E402
                        blank_attributes, hidden_reads, hidden_stores, locate, may_be_typed, packed_in_text)
 from afp.env import ENV  # noqa: E402
-from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, StructDef, add_aliases,  # noqa: E402,F401
-                        convertible_pairs, dedupe_sites, explain_skips, named_fields, parse_aliases,
+from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, add_aliases,  # noqa: E402
+                        dedupe_sites, explain_skips, named_fields, parse_aliases,
                         parse_decls, parse_discover, parse_field_spec, parse_sites, plan_pairs, shared_fields, split_loc)
-from afp.generated import command_from_message, command_record  # noqa: E402,F401
-from afp.git import (EXCLUDE, SOURCES, blob_ids, blob_texts, git, grep_files, grep_names,  # noqa: E402,F401
+from afp.git import (EXCLUDE, SOURCES, blob_ids, blob_texts, git, grep_files, grep_names,  # noqa: E402
                      require_clean, spec_for)
-from afp.member_kind import member_kind  # noqa: E402,F401
-from afp.message import commit_message, subject_prefix, subsystem  # noqa: E402,F401
-from afp.spatch import (ERROR_IN_RE, Cache, Outcome, cached_pass, file_groups, parallel,  # noqa: E402,F401
-                        parse_errors, python_flag, run_spatch, spatch_version)
+from afp.message import commit_message, subsystem  # noqa: E402
+from afp.spatch import (ERROR_IN_RE, Cache, Outcome, cached_pass, file_groups, parallel,  # noqa: E402
+                        run_spatch, spatch_version)
 from afp.summary import summarize, write_tsv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,6 +75,8 @@ COCCI = ROOT / 'cocci'
 DISCOVER_COCCI = COCCI / 'lockless_fields.cocci'
 
 
+# Patch 1 of the series: what converted code includes.
+API_HEADER = 'include/linux/atomic_from_ptr.h'
 STORE_TEMPLATE = COCCI / 'marked_store_fields.cocci.in'
 
 
@@ -123,8 +124,6 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     ap.add_argument('--ksrc', default=ENV.get('KSRC') or ENV.get('SRC'), help='kernel git tree')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--timeout', type=int, default=120, help='seconds per file and spatch pass')
-    ap.add_argument('--discover-in', action='append', default=[], metavar='PATH',
-                    help='limit discovery of lockless readers (default: the whole tree)')
     ap.add_argument('--pass1-batch', type=int, default=20, metavar='N',
                     help='files per discovery spatch process, each its own group (--file-groups): the same '
                          'reads as one file per process; a group that fails is rerun one file per process')
@@ -144,8 +143,6 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                     help='run the store pass also on files that name none of the structs whose fields '
                          'they store to, or in which no such store has a base spatch could type (they can '
                          'only give untyped reports; slower)')
-    ap.add_argument('--discover-only', action='store_true',
-                    help='stop after pass 1; print typed/untyped read counts (to measure recall)')
     ap.add_argument('--commit', action='store_true', help='one commit per subsystem directory')
     ap.add_argument('--reason-file', metavar='FILE',
                     help='a paragraph (wrapped text) for the commit messages: why named fields are shared')
@@ -160,7 +157,7 @@ def discover(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path],
              version: str) -> Tuple[List[Read], List[Outcome], Tuple[int, int, int]]:
     """Pass 1: (reads, files spatch failed on, (files parsed in part, lines
     unparsed, reads found in those lines))."""
-    files = grep_files(a.ksrc, READER_LINES_RE, spec_for(a.discover_in))
+    files = grep_files(a.ksrc, READER_LINES_RE, spec_for([]))
     # --quiet --parse-error-msg: reads in code spatch cannot parse are
     # found in the lines it names and kept as field-name-only reads.
     argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'discover',
@@ -423,6 +420,9 @@ def main(argv: List[str]) -> int:
         raise SystemExit('error: no kernel tree: set KSRC=/path/to/linux (a git checkout) or run make prepare.')
     a.ksrc = os.path.abspath(a.ksrc)
     require_clean(a.ksrc)
+    if not a.dry_run and not os.path.exists(os.path.join(a.ksrc, API_HEADER)):
+        raise SystemExit(f'error: {a.ksrc} has no {API_HEADER}: the converted code would not build. '
+                         'Apply patch 1 of the series first (git am patches/0001-*.patch), or use --dry-run.')
     t0 = time.monotonic()
     base = None if a.no_cache else Path(a.cache)
     version = spatch_version()
@@ -431,11 +431,6 @@ def main(argv: List[str]) -> int:
     print(f'==> {command}  (KSRC={a.ksrc}, {version})', flush=True)
     reads, skipped, unparsed1 = discover(a, blobs, base, version)
     t1 = time.monotonic()
-    if a.discover_only:
-        typed = sum(r.typed for r in reads)
-        print(f'pass 1: {typed} typed reads ({len({(r.struct, r.name) for r in reads if r.typed})} struct fields), '
-              f'{len(reads) - typed} untyped reads, {len(skipped)} files skipped, {t1 - t0:.0f}s')
-        return 0
     defs, skipped2 = declarations(a, reads, blobs, base, version)
     fields = shared_fields(reads, defs)
     if a.field:

@@ -2,14 +2,17 @@
 """Tests for convert.py's parsing and deciding (no spatch, no kernel tree)."""
 
 import os
-import re
+import shlex
 import sys
 import unittest
 from pathlib import Path
 from unittest import mock
 
 import convert as cv
+from afp import fields as fl
 from afp import generated
+from afp import member_kind as mk
+from afp import message as msg
 from afp import spatch as sp
 
 DISCOVER = '''field\ttyped\tfoo\ta\tfs/x.c:18
@@ -69,7 +72,7 @@ class KindTest(unittest.TestCase):
                              ('int (*)[4]', False, 'array'), ('sector_t', False, 'wide'),
                              ('u_int32_t', False, 'ok'),
                              ('float', False, 'unknown-type')]:
-            self.assertEqual(cv.member_kind(t, bit), want, t)
+            self.assertEqual(mk.member_kind(t, bit), want, t)
 
     def test_packed_in_text(self):
         self.assertTrue(cv.packed_in_text('x\nstruct __packed hdr {\n', 2))
@@ -79,9 +82,9 @@ class KindTest(unittest.TestCase):
 
 class DecideTest(unittest.TestCase):
     def setUp(self):
-        h = cv.StructDef('foo', 'include/foo.h', 1, {'a': ('int', False), 'w': ('u64', False)})
-        local = cv.StructDef('foo', 'drivers/x.c', 3, {'a': ('int', False)})
-        self.defs = cv.Defs([h, local, cv.StructDef('dup', 'a.h', 1), cv.StructDef('dup', 'b.h', 1)])
+        h = fl.StructDef('foo', 'include/foo.h', 1, {'a': ('int', False), 'w': ('u64', False)})
+        local = fl.StructDef('foo', 'drivers/x.c', 3, {'a': ('int', False)})
+        self.defs = cv.Defs([h, local, fl.StructDef('dup', 'a.h', 1), fl.StructDef('dup', 'b.h', 1)])
         self.h, self.local = h, local
 
     def test_resolve_prefers_own_definition_then_unique_header(self):
@@ -95,9 +98,9 @@ class DecideTest(unittest.TestCase):
                  cv.Read(True, 'dup', 'q', 'fs/r.c', 3), cv.Read(False, '?', 'z', 'fs/r.c', 4)]
         fields = cv.shared_fields(reads, self.defs)
         self.assertEqual(sorted(f.kind for f in fields.values()), ['ok', 'struct-ambiguous', 'wide'])
-        self.assertEqual(cv.convertible_pairs('kernel/w.c', fields, self.defs), {'foo:a'})
+        self.assertEqual(fl.convertible_pairs('kernel/w.c', fields, self.defs), {'foo:a'})
         # drivers/x.c has its own struct foo, which nobody reads locklessly
-        self.assertEqual(cv.convertible_pairs('drivers/x.c', fields, self.defs), set())
+        self.assertEqual(fl.convertible_pairs('drivers/x.c', fields, self.defs), set())
 
     def test_member_alias_through_a_define(self):
         decls = '\n'.join([
@@ -154,7 +157,7 @@ class TemplateTest(unittest.TestCase):
         self.assertEqual(cv.subsystem('kernel/time/timer.c'), 'kernel/time')
         self.assertEqual(cv.subsystem('mm/slub.c'), 'mm')
         self.assertEqual(cv.subsystem('drivers/net/phy/phy.c'), 'drivers/net/phy')
-        self.assertEqual(cv.subject_prefix('kernel/time'), 'time')
+        self.assertEqual(msg.subject_prefix('kernel/time'), 'time')
 
     def test_spec_for(self):
         self.assertEqual(cv.spec_for(['fs/', 'mm/slub.c'])[:3], ['fs/*.c', 'fs/*.h', 'mm/slub.c'])
@@ -242,7 +245,7 @@ void g(struct foo *p)
 
 class ParseErrorTest(unittest.TestCase):
     def test_split(self):
-        bad, rest = cv.parse_errors(ERR)
+        bad, rest = sp.parse_errors(ERR)
         self.assertEqual(bad, {'fs/x.c': ['void f(struct foo *p)', '{', '\tp->a = 1;', '\tMAGIC(p) {{ ]] ;']})
         self.assertEqual(rest, 'Fatal error: something else')
 
@@ -251,7 +254,7 @@ class ParseErrorTest(unittest.TestCase):
         # belong to that file, not to a HANDLING line naming several.
         err = ('HANDLING: fs/a.c fs/b.c\nsemantic error function with no return type must have types in '
                'param list\n =error in fs/b.c; set verbose_parsing for more info\nbadcount: 1\nbad: x\n')
-        self.assertEqual(cv.parse_errors(err), ({'fs/b.c': ['x']}, ''))
+        self.assertEqual(sp.parse_errors(err), ({'fs/b.c': ['x']}, ''))
 
     def test_locate_in_order_and_repeated(self):
         self.assertEqual(cv.locate(SRC, ['void f(struct foo *p)', '{', '\tp->a = 1;', '\tMAGIC(p) {{ ]] ;',
@@ -368,7 +371,7 @@ class CachedPassTest(unittest.TestCase):
 class PythonFlagTest(unittest.TestCase):
     def flag(self, value):
         with mock.patch.dict(os.environ, {'SPATCH_PYTHON': value}):
-            return cv.python_flag()
+            return sp.python_flag()
 
     def test_named_interpreter(self):
         self.assertEqual(self.flag(sys.executable), ['--python', sys.executable])
@@ -394,7 +397,7 @@ class CommitMessageTest(unittest.TestCase):
         self.assertNotIn('lock held keeps its plain', msg)
         self.assertNotIn('mm/z.c', msg)
         self.assertIn('  tools/convert --field foo.a fs\n', msg)
-        self.assertEqual(cv.command_from_message(msg), ['tools/convert', '--field', 'foo.a', 'fs'])
+        self.assertEqual(generated.command_from_message(msg), ['tools/convert', '--field', 'foo.a', 'fs'])
         self.assertNotIn('could not parse', msg)
 
     def test_message_justifies_each_site_and_lists_those_left(self):
@@ -425,11 +428,29 @@ class CommitMessageTest(unittest.TestCase):
     def test_long_command_wraps_under_75_and_reads_back(self):
         argv = ['tools/convert', '--field', 'file.f_flags', '--commit', '--reason-file',
                 'cocci/reasons/file-f_flags.txt', 'fs', 'kernel/sched/a b.c', '--jobs', '2']
-        lines = generated.wrap_command(' '.join(cv.shlex.quote(a) for a in argv))
+        lines = generated.wrap_command(' '.join(shlex.quote(a) for a in argv))
         self.assertGreater(len(lines), 1)
         self.assertTrue(all(len(line) < 75 for line in lines), lines)
         msg = 'x\n\nfilled and run by\n' + '\n'.join(lines) + '\n(discovery: ...)\n'
-        self.assertEqual(cv.command_from_message(msg), argv)
+        self.assertEqual(generated.command_from_message(msg), argv)
+
+
+class RefuseTreeTest(unittest.TestCase):
+    def test_a_tree_without_patch_1_is_refused_unless_dry_run(self):
+        import subprocess
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            Path(d, 'a.c').write_text('int x;\n')
+            subprocess.run(['git', 'init', '-q', d], check=True)
+            subprocess.run(['git', '-C', d, 'add', '-A'], check=True)
+            subprocess.run(['git', '-C', d, '-c', 'user.name=t', '-c', 'user.email=t@invalid', 'commit', '-qm', 't'],
+                           check=True)
+            with mock.patch.object(cv, 'spatch_version', side_effect=AssertionError('ran past the check')):
+                with self.assertRaises(SystemExit) as e:
+                    cv.main(['--ksrc', d, '--no-cache'])
+                self.assertIn('Apply patch 1', str(e.exception))
+                with self.assertRaises(AssertionError):
+                    cv.main(['--ksrc', d, '--no-cache', '--dry-run'])
 
 
 if __name__ == '__main__':

@@ -88,7 +88,7 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
          f"writers' lock; {rmw_typed} typed, {sk['rmw'] - rmw_typed} struct unknown; "
          f"{sk['rmw-unrelated']} more to fields of structs not read locklessly, not findings)"),
         ('files skipped', f"{len(skipped)}" + (' (' + ', '.join(f'{k} {v}' for k, v in reasons.items()) + ')'
-                                              if skipped else '')),
+                                              + '; rerun with a larger --timeout and --retry-failed' if skipped else '')),
         ('files parsed in part (discovery)', f"{unparsed1[0]} ({unparsed1[1]} lines spatch could not parse; "
          f"{unparsed1[2]} marked loads in them, kept as field-name-only reads)"),
         ('files parsed in part (store pass)', f"{counts['files_parsed_in_part']} ({counts['lines_unparsed']} lines "
