@@ -4,7 +4,7 @@
 tools/convert and cocci/marked_store.cocci (make coccicheck) both judge each
 store to a field read locklessly with race_verdict(), from the text of the
 function the store is in. Both .cocci files carry a copy of this module's
-code, generated between their 'BEGIN generated' and 'END generated' lines by
+code (its embedded part, between the markers below), put there by
 tools/pylib/afp/smpl.py; tools/pylib/test_smpl.py fails when a copy is stale.
 
 Verdicts (first that applies):
