@@ -95,3 +95,9 @@ arch_spec() {
 		printf '%s\t%s\t%s\t%s\t%s\t%s' "$1" "$MAKE_ARCH" "$CROSS_COMPILE" "$CC_CMD" \
 			"${MAKE_OPTIONS[*]}" "${CF_EXTRA_CONFIGS[*]}")
 }
+
+# The arches CHECK uses by default (configs/arch-sets), one a line: for a
+# verb's "no ARCH given" case, e.g. mapfile -t args < <(default_arches objects).
+default_arches() {
+	python3 "$ROOT/tools/pylib/afp/arch_sets.py" "$1" "${ARCHES:-default}"
+}

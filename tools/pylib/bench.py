@@ -102,13 +102,13 @@ def nesting(specs: List[str], env) -> str:
         for slug, _, _, _ in afp_codegen.NESTING:
             cells = []
             for level in range(1, afp_codegen.NESTING_LEVELS + 1):
-                a, t = (preprocessed_size(make, mod, afp_codegen.nesting_macro(slug, level, side)) - base
-                        for side in (0, 1))
-                ratio = a / t
+                ours, twin = (preprocessed_size(make, mod, afp_codegen.nesting_macro(slug, level, side)) - base
+                              for side in (0, 1))
+                ratio = ours / twin
                 if ratio > 1.5:
                     over.append(f'{arch} {slug} level {level}')
-                cells.append(f'{a} / {t} ({ratio:.2f}x)')
-            lines.append(f'| {cc.split()[-1]} | {slug} | ' + ' | '.join(cells) + ' |')
+                cells.append(f'{ours} / {twin} ({ratio:.2f}x)')
+            lines.append(f'| {a.cc.split()[-1]} | {slug} | ' + ' | '.join(cells) + ' |')
     lines += ['', f'Over the goal: {", ".join(over)}.' if over else 'Every cell is within the goal.']
     return '\n'.join(lines)
 

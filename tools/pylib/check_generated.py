@@ -32,7 +32,7 @@ from typing import Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
-from afp.results import write_counts  # noqa: E402
+from afp.results import tally_line, write_counts  # noqa: E402
 from afp.generated import generated  # noqa: E402
 from afp.git import git, worktree_at  # noqa: E402
 
@@ -160,7 +160,7 @@ def main() -> int:
         print('FAIL: no generated patch found in the series (no "filled and run by" message)')
     results.mkdir(parents=True, exist_ok=True)
     write_counts(results / 'check-generated.counts.json', passed, failed)
-    print(f'check-generated: {passed} passed, {failed} failed')
+    print(tally_line(passed, failed, who='check-generated'))
     return 1 if failed else 0
 
 

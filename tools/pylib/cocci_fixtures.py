@@ -27,7 +27,7 @@ from typing import List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
-from afp.results import write_counts  # noqa: E402
+from afp.results import tally_line, write_counts  # noqa: E402
 from afp.spatch import python_flag  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,7 +141,7 @@ def main(argv: List[str]) -> int:
         if not ok:
             print('  ' + why.replace('\n', '\n  ').rstrip())
         passed, failed = passed + ok, failed + (not ok)
-    print(f'cocci-fixtures: {passed} passed, {failed} failed')
+    print(tally_line(passed, failed, who='cocci-fixtures'))
     if a.results:
         os.makedirs(a.results, exist_ok=True)
         write_counts(Path(a.results, 'cocci-fixtures.counts.json'), passed, failed)

@@ -24,7 +24,7 @@ from typing import List, Optional, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
 from afp import arch as afp_arch  # noqa: E402
-from afp.results import write_counts  # noqa: E402
+from afp.results import tally_line, write_counts  # noqa: E402
 from afp.kbuild import prepare_build  # noqa: E402
 
 CASE_RE = re.compile(r'^/\* CASE (\w+) (OK|(FAIL|SPARSE):"([^"]*)")((?: (?:only|not)=[\w,-]+)*) \*/$')
@@ -170,7 +170,7 @@ def main(argv: List[str]) -> int:
         total_p, total_f = total_p + p, total_f + f
         table += rows
     print('\n'.join(table))
-    print(f'compile-fail: {total_p} passed, {total_f} failed')
+    print(tally_line(total_p, total_f, who='compile-fail'))
     write_counts(Path(env['RESULTS'], 'compile-fail.counts.json'), total_p, total_f)
     return 0 if total_f == 0 and total_p > 0 else 1
 

@@ -8,7 +8,6 @@ Does not: apply patches (tools/apply does, and tools/export --check calls it).
 """
 
 import difflib
-import os
 import sys
 import tempfile
 from pathlib import Path

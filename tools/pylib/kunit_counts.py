@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from afp.results import load  # noqa: E402
+from afp.results import load, tally_line  # noqa: E402
 
 
 def main(argv: List[str]) -> int:
@@ -24,7 +24,7 @@ def main(argv: List[str]) -> int:
     except (OSError, ValueError) as e:
         print(f'no usable kunit results: {e}')
         return 1
-    print(f'{c.passed} passed, {c.failed} failed, {c.skipped} skipped')
+    print(tally_line(c.passed, c.failed, c.skipped, always_skipped=True))
     for f in c.failures:
         print(f'  FAILED {f}')
     if c.total == 0:

@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
 from afp import arch as afp_arch, kbuild, series  # noqa: E402
 from afp.kbuild import compilation_unit, first_error  # noqa: E402
-from afp.results import write_counts  # noqa: E402
+from afp.results import tally_line as results_tally_line, write_counts  # noqa: E402
 from afp.stamp import Stamp  # noqa: E402
 
 GATES = ['checkpatch', 'kernel-doc', 'codespell', 'shellcheck', 'sparse', 'W=1', 'bisect']
@@ -305,8 +305,7 @@ def tally(results: List[Result]) -> Dict[str, int]:
 
 
 def tally_line(counts: Dict[str, int]) -> str:
-    line = f'lint: {counts["passed"]} passed, {counts["failed"]} failed'
-    return line + (f', {counts["skipped"]} skipped' if counts['skipped'] else '')
+    return results_tally_line(counts['passed'], counts['failed'], counts['skipped'], 'lint')
 
 
 def parse_args(argv: List[str]) -> Tuple[bool, List[str]]:

@@ -39,7 +39,7 @@ from afp import arch as afp_arch, kbuild  # noqa: E402
 from afp.generated import generated  # noqa: E402
 from afp.git import git, worktree_at  # noqa: E402
 from afp.kbuild import compilation_unit, first_error  # noqa: E402
-from afp.results import write_counts  # noqa: E402
+from afp.results import tally_line, write_counts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 FRAG = ROOT / 'configs' / 'objects.config'
@@ -153,8 +153,7 @@ def main(argv: List[str]) -> int:
     write_counts(results / 'objects.counts.json', **counts)
     if do_bloat:
         (results / 'bloat.json').write_text(json.dumps(bloat_out, indent=1) + '\n')
-    print(f'objects: {counts["passed"]} passed, {counts["failed"]} failed'
-          + (f', {counts["skipped"]} not covered' if counts['skipped'] else ''))
+    print(tally_line(counts['passed'], counts['failed'], counts['skipped'], 'objects', 'not covered'))
     return 1 if counts['failed'] or not counts['passed'] else 0
 
 

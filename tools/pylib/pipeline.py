@@ -5,9 +5,7 @@ Guarantees: steps run in order, each announced as '[N/M]'; a step marked
 'needed' that fails turns every later step into NOT RUN (counted as failed);
 KUnit steps count each test case from kunit.py's JSON, other steps count as
 one check; the last line printed is 'N passed, N failed[, N skipped]'.
-A step marked counted=False (a peer's suite known to be unstable here) is
-run and shown with its own counts in the table, marked 'not counted', and
-stays out of that line: it can neither pass nor fail the run.
+A step that exits non-zero fails the run even when its counts say 0 failed.
 The rows (label, status, seconds, detail) are also written to
 $RESULTS/pipeline-NAME.json, which make bench reads for its stage times;
 the KUnit verdicts per suite and arch, printed before the step table, to
@@ -22,10 +20,11 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
+from afp import arch_sets  # noqa: E402
 from afp import results as afp_results  # noqa: E402
 
 
@@ -36,48 +35,21 @@ class Step:
     needed: bool = False          # later steps cannot run without it
     kunit_json: Optional[str] = None  # counts come from this kunit.py --json file
     counts_json: Optional[str] = None  # or from this {"passed", "failed", "skipped"} file
-    env: Optional[Dict[str, str]] = None  # added to the environment
-    counted: bool = True           # False: shown, kept out of the totals
-
-
-# Which arches (files of kunit/arch/) each ARCHES set boots and
-# disassembles. The default set fits make test's 60-minute cold budget on a
-# fresh machine of the CI kind: it boots x86_64 (gcc, KCSAN) and arm64 (gcc,
-# KCSAN, the non-x86 arch whose acquire/release are assembly), and proves
-# the compile-time rules and the codegen on all four default compilers and
-# widths (compile-fail and single-access: x86_64 gcc and clang-14, i386,
-# arm64). 'all' adds the boots that are runtime repeats of rules proved at
-# compile time in the default set (x86_64 clang-14, i386) and the arches
-# whose READ_ONCE() differs (alpha SMP: a barrier after the load; arm64 with
-# Clang LTO: an acquire load), at their cold cost (docs/architectures.md).
-ARCH_SETS: Dict[str, Dict[str, List[str]]] = {
-    'default': {'kunit': ['x86_64', 'arm64'],
-                'single-access': ['x86_64', 'x86_64-clang', 'i386', 'arm64']},
-    'all': {'kunit': ['x86_64', 'arm64', 'x86_64-clang', 'i386', 'alpha', 'arm64-clang-lto'],
-            'single-access': ['x86_64', 'x86_64-clang', 'i386', 'arm64', 'alpha',
-                              'arm64-clang-lto']},
-}
-
-
-def arch_set(name: str) -> Dict[str, List[str]]:
-    if name not in ARCH_SETS:
-        raise SystemExit(f'error: ARCHES={name!r} is not a set; use one of {", ".join(ARCH_SETS)}')
-    return ARCH_SETS[name]
 
 
 def steps_for(pipeline: str, root: str, results: str, arches: str = 'default') -> List[Step]:
     tool = lambda name, *a: [os.path.join(root, 'tools', name), *a]  # noqa: E731
-    chosen = arch_set(arches)
+    chosen = {check: arch_sets.arches(check, arches)
+              for check in ('kunit', 'compile-fail', 'single-access', 'objects')}
     kunit = lambda arch: Step(f'kunit {arch} (QEMU)', tool('kunit', arch),  # noqa: E731
                               kunit_json=os.path.join(results, f'kunit-{arch}.json'))
     prepare = [Step('prepare source', tool('prepare'), needed=True),
                Step('apply series', tool('apply'), needed=True)]
-    kunit_x86 = kunit('x86_64')
     if pipeline == 'main':
         # A report, not a change: the series branch stays what patches/ says.
         convert = Step('conversion report (kernel/time, dry run)',
                        tool('convert', '--dry-run', 'kernel/time'))
-        return prepare + [convert, kunit_x86]
+        return prepare + [convert] + [kunit(arch) for arch in arch_sets.arches('main', arches)]
     if pipeline == 'test':
         return prepare + [
             Step('export check', tool('export', '--check')),
@@ -91,15 +63,14 @@ def steps_for(pipeline: str, root: str, results: str, arches: str = 'default') -
                  counts_json=os.path.join(results, 'lint.counts.json')),
             Step('docs (make htmldocs SPHINXDIRS=core-api)', tool('docs'),
                  counts_json=os.path.join(results, 'docs.counts.json')),
-            Step('compile-fail x86_64 x86_64-clang i386 arm64', tool('compile-fail'),
+            Step('compile-fail ' + ' '.join(chosen['compile-fail']), tool('compile-fail', *chosen['compile-fail']),
                  counts_json=os.path.join(results, 'compile-fail.counts.json')),
             Step('single access (disassembly) ' + ' '.join(chosen['single-access']),
                  tool('single-access', *chosen['single-access']),
                  counts_json=os.path.join(results, 'single-access.counts.json')),
-            Step('converted files compile x86_64 arm64', tool('objects'),
+            Step('converted files compile ' + ' '.join(chosen['objects']), tool('objects', *chosen['objects']),
                  counts_json=os.path.join(results, 'objects.counts.json')),
-            kunit_x86,
-        ] + [kunit(arch) for arch in chosen['kunit'] if arch != 'x86_64']
+        ] + [kunit(arch) for arch in chosen['kunit']]
     raise SystemExit(f'error: unknown pipeline {pipeline!r}; use main or test')
 
 
@@ -126,17 +97,13 @@ def run(steps: List[Step], times_json: Optional[str] = None) -> int:
             if stale and os.path.exists(stale):
                 os.unlink(stale)
         t0 = time.monotonic()
-        env = dict(os.environ, **step.env) if step.env else None
-        rc = subprocess.run(step.argv, stdin=subprocess.DEVNULL, env=env).returncode
+        rc = subprocess.run(step.argv, stdin=subprocess.DEVNULL).returncode
         secs = time.monotonic() - t0
         detail = ''
         if step.kunit_json or step.counts_json:
             c = counts_of(step)
             detail = ('no results' if c is None else
-                      f'{c.passed} passed, {c.failed} failed, {c.skipped} skipped')
-            if not step.counted:
-                rows.append((step.label, 'PASS' if rc == 0 else 'FAIL', secs, detail + '; not counted'))
-                continue
+                      afp_results.tally_line(c.passed, c.failed, c.skipped, always_skipped=True))
             if c is None:
                 failed += 1
                 detail += ' (build or boot failed)'
@@ -154,7 +121,7 @@ def run(steps: List[Step], times_json: Optional[str] = None) -> int:
         if rc and step.needed:
             blocked = step.label
     kunit = [(s.label.replace(' (QEMU)', '').replace('kunit ', ''), s.kunit_json)
-             for s in steps if s.kunit_json and s.counted]
+             for s in steps if s.kunit_json]
     if kunit:
         table = afp_results.suites_table(kunit)
         print('\nKUnit suites, per arch and compiler:\n' + table)
@@ -171,8 +138,7 @@ def run(steps: List[Step], times_json: Optional[str] = None) -> int:
         with open(times_json, 'w') as f:
             json.dump([{'label': r[0], 'status': r[1], 'seconds': round(r[2], 1), 'detail': r[3]}
                        for r in rows], f, indent=1)
-    line = f'{passed} passed, {failed} failed'
-    print(line + (f', {skipped} skipped' if skipped else ''))
+    print(afp_results.tally_line(passed, failed, skipped))
     return 0 if failed == 0 else 1
 
 

@@ -129,7 +129,7 @@ def main(argv: List[str]) -> int:
     pct = 100.0 * marked / len(picks) if picks else 0.0
     with open(results / 'sites.tsv', 'w') as f:
         f.write('#verdict\tfield\tfile:line\n' + ''.join('\t'.join(r) + '\n' for r in rows))
-    lines = [f'## Recall of tools/convert on upstream WRITE_ONCE() stores', '',
+    lines = ['## Recall of tools/convert on upstream WRITE_ONCE() stores', '',
              f'`tools/recall --sample {a.sample} --seed {a.seed}` on {a.commit}: {len(picks)} of '
              f'{len(cands)} one-line WRITE_ONCE(E->f, v) statements whose field the same .c file reads '
              f'with READ_ONCE(), stripped to E->f = v, then tools/convert --dry-run on the '

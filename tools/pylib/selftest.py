@@ -13,7 +13,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from afp.results import write_counts  # noqa: E402
+from afp.results import tally_line, write_counts  # noqa: E402
 
 
 def main(argv):
@@ -28,7 +28,7 @@ def main(argv):
     skipped = len(result.skipped)
     passed = result.testsRun - failed - skipped
     write_counts(argv[1], passed, failed, skipped)
-    print(f'selftest: {passed} passed, {failed} failed' + (f', {skipped} skipped' if skipped else ''))
+    print(tally_line(passed, failed, skipped, 'selftest'))
     return 0 if result.testsRun and not failed else 1
 
 

@@ -32,7 +32,7 @@ from typing import List, Optional, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
 from afp import arch as afp_arch, codegen, kbuild  # noqa: E402
-from afp.results import markdown_table, write_counts  # noqa: E402
+from afp.results import markdown_table, tally_line, write_counts  # noqa: E402
 
 HEADER = ('arch', 'type', 'accessor', 'verdict', 'the access')
 
@@ -233,12 +233,12 @@ def main(argv: List[str]) -> int:
         p, f, sk, rows = run_arch(spec, env)
         total_p, total_f, total_s = total_p + p, total_f + f, total_s + sk
         table += rows
-        print(f'  {arch}: {p} passed, {f} failed, {sk} skipped ({time.monotonic() - t0:.0f}s)', flush=True)
+        print(f'  {tally_line(p, f, sk, arch, always_skipped=True)} ({time.monotonic() - t0:.0f}s)', flush=True)
         for line in markdown_table(HEADER, rows)[2:]:
             if 'FAIL' in line or 'SKIPPED' in line:
                 print('  ' + line)
     (results / 'single-access.md').write_text('\n'.join(markdown_table(HEADER, table)) + '\n')
-    print(f'single-access: {total_p} passed, {total_f} failed, {total_s} skipped; '
+    print(f'{tally_line(total_p, total_f, total_s, "single-access", always_skipped=True)}; '
           f'table in {results}/single-access.md')
     write_counts(results / 'single-access.counts.json', total_p, total_f, total_s)
     return 0 if total_f == 0 and total_p > 0 else 1

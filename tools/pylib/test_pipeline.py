@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests for pipeline.py: the totals line, needed steps, and steps kept
-out of the totals (counted=False).
+"""Unit tests for pipeline.py: the totals line, needed steps, a step that
+dies after writing good counts, and the arch sets of configs/arch-sets.
 
 Does not: run any real pipeline step; steps are 'true', 'false' and 'sh -c'.
 """
@@ -13,6 +13,7 @@ import tempfile
 import unittest
 
 import pipeline
+from afp import arch_sets
 from pipeline import Step
 
 
@@ -40,25 +41,6 @@ class PipelineTest(unittest.TestCase):
         self.assertEqual(lines[-1], '0 passed, 2 failed')
         self.assertTrue(any('NOT RUN' in line for line in lines))
 
-    def test_not_counted_step_is_shown_but_kept_out(self):
-        with tempfile.TemporaryDirectory() as d:
-            j = os.path.join(d, 'peer.json')
-            # The step writes its results, one failed case, and exits 1.
-            script = f'python3 -c "import sys; sys.path.insert(0, {os.path.dirname(pipeline.__file__)!r}); ' \
-                     f'import test_pipeline as t; t.kunit_json({j!r}, [\'PASS\', \'FAIL\'])"; exit 1'
-            rc, lines = self.run_steps([Step('ours', ['true']),
-                                        Step('peer', ['sh', '-c', script], kunit_json=j, counted=False)])
-        self.assertEqual(rc, 0)
-        self.assertEqual(lines[-1], '1 passed, 0 failed')
-        row = next(line for line in lines if line.startswith('peer '))
-        self.assertIn('1 passed, 1 failed, 0 skipped; not counted', row)
-
-    def test_not_counted_step_without_results_says_so(self):
-        rc, lines = self.run_steps([Step('peer', ['false'], kunit_json='/nonexistent/x.json', counted=False),
-                                    Step('ours', ['true'])])
-        self.assertEqual(rc, 0)
-        self.assertIn('no results; not counted', next(line for line in lines if line.startswith('peer ')))
-
     def test_nonzero_exit_fails_even_when_its_counts_say_0_failed(self):
         # A step that wrote '5 passed, 0 failed' and then died must not pass.
         with tempfile.TemporaryDirectory() as d:
@@ -70,12 +52,6 @@ class PipelineTest(unittest.TestCase):
         row = next(line for line in lines if line.startswith('dies '))
         self.assertIn('FAIL', row)
         self.assertIn('exit status 3', row)
-
-    def test_step_env_reaches_the_command(self):
-        rc, lines = self.run_steps([Step('env', ['sh', '-c', 'test "$AFP_PIPELINE_TEST" = yes'],
-                                         env={'AFP_PIPELINE_TEST': 'yes'})])
-        self.assertEqual(rc, 0)
-        self.assertEqual(lines[-1], '1 passed, 0 failed')
 
     def test_kunit_suites_are_tabled_per_arch(self):
         with tempfile.TemporaryDirectory() as d:
@@ -90,29 +66,49 @@ class PipelineTest(unittest.TestCase):
 
 
 class ArchSetTest(unittest.TestCase):
-    ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(pipeline.__file__))))
-
-    def test_every_arch_has_a_data_file(self):
-        for name, tools in pipeline.ARCH_SETS.items():
-            for arches in tools.values():
-                for arch in arches:
-                    with self.subTest(set=name, arch=arch):
-                        self.assertTrue(os.path.isfile(os.path.join(self.ROOT, 'kunit', 'arch', arch)))
+    """configs/arch-sets, the one list of which arches each check uses."""
 
     def test_default_boots_a_non_x86_arch_and_checks_32bit_and_clang(self):
-        default = pipeline.ARCH_SETS['default']
+        default = arch_sets.load()['default']
         self.assertIn('arm64', default['kunit'])
         # The boots moved to 'all' keep their compile-time checks by default.
-        self.assertIn('i386', default['single-access'])
-        self.assertIn('x86_64-clang', default['single-access'])
-        self.assertIn('i386', pipeline.ARCH_SETS['all']['kunit'])
-        self.assertIn('x86_64-clang', pipeline.ARCH_SETS['all']['kunit'])
+        for check in ('compile-fail', 'single-access'):
+            self.assertIn('i386', default[check])
+            self.assertIn('x86_64-clang', default[check])
+        self.assertIn('i386', arch_sets.arches('kunit', 'all'))
+        self.assertIn('x86_64-clang', arch_sets.arches('kunit', 'all'))
 
     def test_all_is_a_superset_and_unknown_sets_are_refused(self):
-        for tool, arches in pipeline.ARCH_SETS['default'].items():
-            self.assertLessEqual(set(arches), set(pipeline.ARCH_SETS['all'][tool]))
-        with self.assertRaises(SystemExit):
-            pipeline.arch_set('every')
+        table = arch_sets.load()
+        for check, arches in table['default'].items():
+            self.assertLessEqual(set(arches), set(table['all'][check]))
+        with self.assertRaisesRegex(SystemExit, "ARCHES='every' is not a set"):
+            arch_sets.arches('kunit', 'every')
+        with self.assertRaisesRegex(SystemExit, "no check 'boot'"):
+            arch_sets.arches('boot')
+
+    def test_bad_rows_are_refused(self):
+        known = ['x86_64', 'arm64']
+        for text, message in [('default kunit\n', 'want SET CHECK ARCH'),
+                              ('default kunit x86_64 sparc\n', 'sparc not in kunit/arch/'),
+                              ('default kunit x86_64\ndefault kunit arm64\n', 'a second row'),
+                              ('all kunit x86_64\n', 'no rows for the default set'),
+                              ('default kunit x86_64\ndefault objects x86_64\nall kunit x86_64\n',
+                               'set all has no row for objects')]:
+            with self.subTest(text=text), self.assertRaisesRegex(SystemExit, message):
+                arch_sets.parse(text, known, 'f')
+
+    def test_steps_take_their_arches_from_the_file(self):
+        table = arch_sets.load()['default']
+        steps = pipeline.steps_for('test', '/r', '/res')
+        by_tool = {os.path.basename(s.argv[0]): s.argv[1:] for s in steps}
+        for check in ('compile-fail', 'single-access', 'objects'):
+            with self.subTest(check=check):
+                self.assertEqual(by_tool[check], table[check])
+        boots = [s.argv[1] for s in steps if os.path.basename(s.argv[0]) == 'kunit']
+        self.assertEqual(boots, table['kunit'])
+        main = [s.argv[1] for s in pipeline.steps_for('main', '/r', '/res') if s.argv[0].endswith('/kunit')]
+        self.assertEqual(main, table['main'])
 
     def test_all_boots_the_extra_arches(self):
         labels = [s.label for s in pipeline.steps_for('test', '/r', '/res', 'all')]

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Results: the counts of a kunit.py --json file (KernelCI test-group
 format), the {"passed", "failed", "skipped"} files every other check writes
-(write_counts() beside its reader load_counts()), and the per-suite table.
+(write_counts() beside its reader load_counts()), the per-suite table, and
+tally_line(), the one spelling of the 'N passed, N failed' line every check
+prints last (.ci/run reads make test's).
 
 Guarantees: every leaf case counts once, as passed (PASS), skipped (SKIP) or
 failed (FAIL, ERROR or anything else); a missing or unreadable file, or a
@@ -92,3 +94,14 @@ def write_counts(path: Union[str, Path], passed: int, failed: int, skipped: int 
     EXTRA keys are kept beside the three counts."""
     d = {'passed': int(passed), 'failed': int(failed), 'skipped': int(skipped), **extra}
     Path(path).write_text(json.dumps(d) + '\n')
+
+
+def tally_line(passed: int, failed: int, skipped: int = 0, who: str = '',
+               skipped_as: str = 'skipped', always_skipped: bool = False) -> str:
+    """'[WHO: ]N passed, N failed[, N skipped]': the skipped count (named
+    skipped_as) shown when non-zero, or always with always_skipped."""
+    line = f'{who}: ' if who else ''
+    line += f'{passed} passed, {failed} failed'
+    if skipped or always_skipped:
+        line += f', {skipped} {skipped_as}'
+    return line
