@@ -7,8 +7,8 @@
 # tools when set on the command line or in the environment.
 ARCH ?= x86_64
 CF_ARCHES ?=
-# make test's arch set (tools/pylib/pipeline.py ARCH_SETS): default, or all
-# (adds the alpha SMP and arm64 Clang LTO boots and disassembly).
+# make test's arch set, a SET of configs/arch-sets: default, or all (adds the
+# x86_64-clang, i386, alpha SMP and arm64 Clang LTO boots and disassembly).
 ARCHES ?=
 RUNS ?= 3
 GATES ?=
@@ -27,7 +27,7 @@ all: ## Main job: prepare, apply the series, a conversion report (kernel/time), 
 	@tools/run main
 
 PHONY += test
-test: ## All tests: export check, self-tests, cocci fixtures, lint, docs, compile-fail and single access (x86_64 gcc+clang, i386, arm64), KUnit in QEMU (x86_64, arm64; ARCHES=all adds x86_64-clang, i386, alpha, arm64-clang-lto); ends 'N passed, N failed'
+test: ## All tests: export check, self-tests, cocci fixtures, lint, docs, compile-fail, single access, KUnit in QEMU, on the arches configs/arch-sets lists for ARCHES (default or all); ends 'N passed, N failed'
 	@tools/run test
 
 PHONY += install-deps
@@ -55,11 +55,11 @@ kunit: apply ## Build and boot the KUnit suites in QEMU for ARCH (a file of kuni
 	@tools/kunit $(ARCH)
 
 PHONY += compile-fail
-compile-fail: apply ## Misuse must fail with the named message, valid use compile clean (x86_64 x86_64-clang i386 arm64)
+compile-fail: apply ## Misuse must fail with the named message, valid use compile clean (CF_ARCHES, default: configs/arch-sets)
 	@tools/compile-fail $(CF_ARCHES)
 
 PHONY += single-access
-single-access: apply ## Disassemble every accessor x accepted type: one access of the object's width (CF_ARCHES, default x86_64 x86_64-clang i386 arm64; also alpha, arm64-clang-lto)
+single-access: apply ## Disassemble every accessor x accepted type: one access of the object's width (CF_ARCHES, default: configs/arch-sets; also alpha, arm64-clang-lto)
 	@tools/single-access $(CF_ARCHES)
 
 PHONY += docs
@@ -67,7 +67,7 @@ docs: apply ## make htmldocs SPHINXDIRS=core-api with Debian's Sphinx; no warnin
 	@tools/docs
 
 PHONY += lint
-lint: apply ## checkpatch, kernel-doc, codespell, shellcheck, sparse, W=1, bisect (GATES= picks some)
+lint: apply ## checkpatch, kernel-doc, codespell, shellcheck, pyflakes, sparse, W=1, bisect (GATES= picks some)
 	@tools/lint $(GATES)
 
 PHONY += convert

@@ -10,6 +10,8 @@ Gates, in the order they run and are listed:
   codespell   each patch file, cover letter included: no typo in a message or
               on a line the patch adds
   shellcheck  each shell script in tools/ and .ci/: shellcheck -x clean
+  pyflakes    tools/pylib (every tool's Python): pyflakes3 clean (no undefined
+              name, unused import or placeholder-less f-string)
   sparse      each .c file the series adds or changes: 'make C=2' on its
               object reports no warning the same object lacks on the base tree
   W=1         the same objects built with W=1: no warning the base lacks
@@ -57,7 +59,7 @@ from afp.kbuild import compilation_unit, first_error  # noqa: E402
 from afp.results import tally_line as results_tally_line, write_counts  # noqa: E402
 from afp.stamp import Stamp  # noqa: E402
 
-GATES = ['checkpatch', 'kernel-doc', 'codespell', 'shellcheck', 'sparse', 'W=1', 'bisect']
+GATES = ['checkpatch', 'kernel-doc', 'codespell', 'shellcheck', 'pyflakes', 'sparse', 'W=1', 'bisect']
 BUILD_TIMEOUT = 3600
 OBJ_TIMEOUT = 1200
 
@@ -571,6 +573,27 @@ def gate_shellcheck(ctx: Ctx, scripts: List[str]) -> List[Result]:
     return [check(ctx, 'shellcheck', s, None, lambda s=s: one(s)) for s in scripts]
 
 
+def pyflakes_verdict(rc: int, out: str) -> Tuple[bool, str]:
+    """pyflakes3 exits 0 with no output when clean, 1 with findings."""
+    if rc == 0 and not out.strip():
+        return True, 'clean'
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    if rc == 1 and lines:
+        return False, f'{len(lines)} finding(s), first: {lines[0][:200]}'
+    return False, f'pyflakes3 exit status {rc}: {out.strip()[-200:]}'
+
+
+def gate_pyflakes(ctx: Ctx, target: str) -> List[Result]:
+    def one():
+        if not have('pyflakes3'):
+            return None, 'pyflakes3 not installed (make install-deps)', ''
+        rc, out = run(['pyflakes3', target], cwd=ctx.root, env=tool_env())
+        ok, detail = pyflakes_verdict(rc, out)
+        return ok, detail, out
+
+    return [check(ctx, 'pyflakes', target, None, one)]
+
+
 def configure(ctx: Ctx, srctree: Path, out: Path, commit: str, verify: bool) -> str:
     """tinyconfig + configs/lint.config in OUT for SRCTREE at COMMIT, once
     per commit and fragment; returns what was done, raises GateError."""
@@ -821,6 +844,7 @@ def main(argv: List[str]) -> int:
         'kernel-doc': lambda: gate_kerneldoc(ctx, ctx.src, sources),
         'codespell': lambda: gate_codespell(ctx, patch_files),
         'shellcheck': lambda: gate_shellcheck(ctx, shell_scripts(ctx.root)),
+        'pyflakes': lambda: gate_pyflakes(ctx, 'tools/pylib'),
         'sparse': lambda: gate_objects(ctx, 'sparse', c_files),
         'W=1': lambda: gate_objects(ctx, 'W=1', c_files),
         'bisect': lambda: gate_bisect(ctx, (f'base {ctx.base[:12]}', ctx.base),

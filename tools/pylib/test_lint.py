@@ -151,6 +151,29 @@ class ShellTest(unittest.TestCase):
         self.assertFalse(lint.shellcheck_verdict(2, 'x.sh: does not exist\n')[0])
 
 
+class PyflakesTest(unittest.TestCase):
+    def test_verdicts(self):
+        self.assertEqual(lint.pyflakes_verdict(0, ''), (True, 'clean'))
+        ok, detail = lint.pyflakes_verdict(1, "b.py:3:5: undefined name 'cc'\n")
+        self.assertFalse(ok)
+        self.assertIn("1 finding(s), first: b.py:3:5: undefined name 'cc'", detail)
+        self.assertFalse(lint.pyflakes_verdict(2, 'no such file\n')[0])
+        self.assertFalse(lint.pyflakes_verdict(0, 'unexpected output\n')[0])
+
+    @unittest.skipUnless(lint.have('pyflakes3'), 'pyflakes3 not installed')
+    def test_real_pyflakes_fails_on_an_undefined_name(self):
+        # The bug this gate was added for: a name left behind by a refactor.
+        with tempfile.TemporaryDirectory() as d:
+            Path(d, 'ok.py').write_text('import os\nprint(os.sep)\n')
+            rc, out = lint.run(['pyflakes3', d])
+            self.assertEqual(lint.pyflakes_verdict(rc, out), (True, 'clean'))
+            Path(d, 'bad.py').write_text('def f(a):\n    return cc.split()\n')
+            rc, out = lint.run(['pyflakes3', d])
+            ok, detail = lint.pyflakes_verdict(rc, out)
+            self.assertFalse(ok)
+            self.assertIn("undefined name 'cc'", detail)
+
+
 KBUILD = """make[1]: Entering directory '/b'
   GEN     Makefile
   CHECK   /src/scripts/mod/empty.c
