@@ -594,11 +594,40 @@ def gate_pyflakes(ctx: Ctx, target: str) -> List[Result]:
     return [check(ctx, 'pyflakes', target, None, one)]
 
 
+# The files of a tree that can change what tinyconfig + a fragment makes:
+# every Kconfig file, the configs/ fragments tinyconfig merges, kconfig
+# itself and the scripts Kconfig runs ($(shell,...)), the Makefiles that set
+# the version and SRCARCH.
+KCONFIG_INPUT_RE = re.compile(r'(^|/)Kconfig[^/]*$|(^|/)configs/|^scripts/|^Makefile$|^arch/[^/]+/Makefile$')
+
+
+_KCONFIG_INPUTS: Dict[str, str] = {}
+
+
+def kconfig_inputs(ctx: Ctx, commit: str) -> str:
+    """A digest of COMMIT's blobs that KCONFIG_INPUT_RE matches: two commits
+    with the same digest get the same .config from the same fragment."""
+    if commit in _KCONFIG_INPUTS:
+        return _KCONFIG_INPUTS[commit]
+    rc, out = run(['git', '-C', str(ctx.src), 'ls-tree', '-r', '--full-tree', commit])
+    if rc:
+        raise GateError(f'git ls-tree {commit[:12]} failed: {out.strip()[-200:]}')
+    h = hashlib.sha256()
+    for line in out.splitlines():
+        meta, _, path = line.partition('\t')
+        if KCONFIG_INPUT_RE.search(path):
+            h.update(f'{meta} {path}\n'.encode())
+    _KCONFIG_INPUTS[commit] = h.hexdigest()
+    return _KCONFIG_INPUTS[commit]
+
+
 def configure(ctx: Ctx, srctree: Path, out: Path, commit: str, verify: bool) -> str:
     """tinyconfig + configs/lint.config in OUT for SRCTREE at COMMIT, once
-    per commit and fragment; returns what was done, raises GateError."""
+    per set of Kconfig inputs (kconfig_inputs()) and fragment: a bisect
+    prefix that changes no Kconfig input keeps its parent's .config, as
+    kbuild would make it again; returns what was done, raises GateError."""
     frag = ctx.frag.read_text()
-    key = f'{commit} {ctx.make_arch} {ctx.cross} {ctx.cc}\n{frag}'
+    key = f'{kconfig_inputs(ctx, commit)} {ctx.make_arch} {ctx.cross} {ctx.cc}\n{frag}'
     stamp = Stamp(out / '.lint-config-stamp', key, requires=[out / '.config'])
     if stamp.fresh():
         return 'configured before'

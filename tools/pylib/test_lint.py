@@ -380,6 +380,45 @@ class CompilationUnitTest(unittest.TestCase):
             self.assertEqual(unit('kernel/sched/lonely.c'), 'kernel/sched/lonely.c')
 
 
+class KconfigInputsTest(unittest.TestCase):
+    def test_which_paths_count(self):
+        hit = lint.KCONFIG_INPUT_RE.search
+        for path in ('Kconfig', 'lib/Kconfig.debug', 'arch/x86/configs/tiny.config',
+                     'kernel/configs/tiny.config', 'scripts/kconfig/conf.c',
+                     'scripts/cc-version.sh', 'Makefile', 'arch/x86/Makefile'):
+            self.assertTrue(hit(path), path)
+        for path in ('lib/Makefile', 'lib/atomic_from_ptr_kunit.c', 'include/linux/atomic.h',
+                     'Documentation/core-api/index.rst', 'fs/Kconfig_notes.c/x.c'):
+            self.assertFalse(hit(path), path)
+
+    def test_digest_changes_only_with_a_kconfig_input(self):
+        import subprocess
+        import types
+        with tempfile.TemporaryDirectory() as d:
+            git = ['git', '-C', d, '-c', 'user.name=t', '-c', 'user.email=t@t']
+
+            def commit(path: str, text: str) -> str:
+                Path(d, path).parent.mkdir(parents=True, exist_ok=True)
+                Path(d, path).write_text(text)
+                subprocess.run(git + ['add', '-A'], check=True)
+                subprocess.run(git + ['commit', '-q', '-m', path], check=True)
+                return subprocess.run(git + ['rev-parse', 'HEAD'], check=True,
+                                      capture_output=True, text=True).stdout.strip()
+
+            subprocess.run(['git', 'init', '-q', d], check=True)
+            ctx = types.SimpleNamespace(src=Path(d))
+            lint._KCONFIG_INPUTS.clear()
+            c1 = commit('lib/Kconfig.debug', 'config A\n')
+            c2 = commit('lib/a.c', 'int a;\n')
+            c3 = commit('lib/Kconfig.debug', 'config A\nconfig B\n')
+            digests = [lint.kconfig_inputs(ctx, c) for c in (c1, c2, c3)]
+            self.assertEqual(digests[0], digests[1])
+            self.assertNotEqual(digests[1], digests[2])
+            lint._KCONFIG_INPUTS.clear()
+            with self.assertRaises(lint.GateError):
+                lint.kconfig_inputs(ctx, '0' * 40)
+
+
 class BisectRuleTest(unittest.TestCase):
     def test_other_arches_and_kconfig_only(self):
         self.assertEqual(lint.config_only_changes(
