@@ -97,8 +97,12 @@ UNPUBLISHED = {
     '__alloc_file': "the struct file kmem_cache_zalloc() just returned; no fd table holds it until the caller's fd_install()",
     '__sched_fork': "the child task of copy_process() (or init_idle()'s idle task), before it is on the task list or a runqueue",
     'alloc_fair_sched_group': 'the task_group sched_create_group() just allocated, before sched_online_group() adds it to task_groups',
+    'inet_csk_clone_lock': 'the clone newsk that sk_clone_lock() just returned, before the caller hashes it or queues it for accept()',
     'sched_fork': 'the child task of copy_process(), before it is on the task list or a runqueue',
+    'sk_clone_lock': 'the clone newsk that sk_prot_alloc() just returned, before the caller hashes it or queues it for accept()',
+    'sock_init_data_uid': 'the sock that the create path of its caller just got from sk_alloc(), before it is hashed or attached to a file',
     'sugov_start': 'the policy before cpufreq_add_update_util_hook() hands it to the scheduler (sugov_stop() removes the hook and waits with synchronize_rcu())',
+    'tcp_create_openreq_child': 'the child socket that inet_csk_clone_lock() just returned, before tcp_v4_syn_recv_sock() hashes it',
 }
 
 

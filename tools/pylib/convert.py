@@ -56,11 +56,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, TRAILING_ATTRIBUTE_RE, anon_packed,  # noqa: E402
                        blank_attributes, hidden_reads, hidden_stores, locate, may_be_typed, packed_in_text)
 from afp.env import ENV  # noqa: E402
+from afp import lockdisc  # noqa: E402
 from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, add_aliases,  # noqa: E402
                         dedupe_sites, explain_skips, named_fields, parse_aliases,
                         parse_decls, parse_discover, parse_field_spec, parse_sites, plan_pairs, shared_fields, split_loc)
 from afp.git import (EXCLUDE, SOURCES, blob_ids, blob_texts, git, grep_files, grep_names,  # noqa: E402
-                     require_clean, spec_for)
+                     line_mapper, require_clean, spec_for)
 from afp.message import commit_message, subsystem  # noqa: E402
 from afp.spatch import (ERROR_IN_RE, Cache, Outcome, cached_pass, file_groups, parallel,  # noqa: E402
                         run_spatch, spatch_version)
@@ -139,6 +140,10 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     ap.add_argument('--with-reads', action='store_true',
                     help='also rewrite READ_ONCE(e->f) in scope to atomic_load_relaxed_from_ptr(&e->f) for '
                          'the fields whose writes this run converted: one spelling per field')
+    ap.add_argument('--plain-readers', action='store_true',
+                    help='also run the plain-reader pass (afp/lockdisc.py) on the whole tree: fields whose '
+                         'writers all hold one lock L while a plain read in another function holds no L; '
+                         'convert their writers and those lockless reads (reads under L stay plain)')
     ap.add_argument('--all-files', action='store_true',
                     help='run the store pass also on files that name none of the structs whose fields '
                          'they store to, or in which no such store has a base spatch could type (they can '
@@ -398,15 +403,94 @@ def with_reads(a: argparse.Namespace, sites: List[Site]) -> Tuple[List[Site], Li
     return reads, [o for o in outs if o.failed]
 
 
+PLAIN_SALT = [Path(lockdisc.__file__), ROOT / 'tools' / 'pylib' / 'afp' / 'races.py', COCCI / 'unpublished.tsv']
+
+
+def _scan_one(arg: Tuple[str, str]) -> Tuple[str, str]:
+    ksrc, path = arg
+    return path, json.dumps(lockdisc.scan(Path(ksrc, path).read_text(errors='surrogateescape')))
+
+
+def in_scope(path: str, paths: Sequence[str]) -> bool:
+    return not paths or any(p in ('.', '') or path == p.rstrip('/') or path.startswith(p.rstrip('/') + '/')
+                            for p in paths)
+
+
+def plain_reader_pass(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path]) -> List[dict]:
+    """The plain-reader pass on every .c and .h file of the tree (scope
+    only limits what is converted): afp/lockdisc.py's candidates."""
+    from concurrent.futures import ProcessPoolExecutor
+    excluded = tuple(e[2:] for e in EXCLUDE)
+    files = sorted(p for p in blobs if p.endswith(('.c', '.h')) and not p.startswith(excluded))
+    cache = Cache(base / 'plain' if base else None, '\0'.join(f.read_text() for f in PLAIN_SALT))
+    recs: Dict[str, dict] = {}
+    todo = []
+    for f in files:
+        hit = cache.get(blobs[f])
+        if hit is None:
+            todo.append(f)
+        else:
+            recs[f] = json.loads(hit.out)
+    print(f'==> plain-reader pass: {len(files)} files, {len(files) - len(todo)} cached, {len(todo)} to scan '
+          f'({a.jobs} at a time)', flush=True)
+    t0 = time.monotonic()
+    if todo:
+        step = max(1, len(todo) // 20)
+        with ProcessPoolExecutor(max_workers=a.jobs) as ex:
+            for i, (path, out) in enumerate(ex.map(_scan_one, [(a.ksrc, f) for f in todo], chunksize=64), 1):
+                recs[path] = json.loads(out)
+                cache.put(blobs[path], Outcome(path, out))
+                if i % step == 0 or i == len(todo):
+                    print(f'  plain-reader pass: {i} of {len(todo)} ({time.monotonic() - t0:.0f}s)', flush=True)
+    cands = lockdisc.candidates(recs)
+    print(f'  plain-reader pass: {len(cands)} fields written under one lock and read without it '
+          f'({time.monotonic() - t0:.0f}s)', flush=True)
+    return cands
+
+
+def plain_reads(a: argparse.Namespace, cands: Sequence[dict], fields: Dict[Tuple[str, str, str], Field],
+                before: str) -> List[Site]:
+    """The lockless plain reads of the convertible candidates, in scope, as
+    sites; outside --dry-run they are rewritten to
+    atomic_load_relaxed_from_ptr(&x->f) in the files as pass 2 left them
+    (located through the diff from before)."""
+    ok = {(f.struct, f.name) for f in fields.values() if f.kind == 'ok'}
+    sites: List[Site] = []
+    by_file: Dict[str, List[Tuple[int, int, dict]]] = defaultdict(list)
+    for c in cands:
+        if (c['struct'], c['field']) not in ok:
+            continue
+        for loc, col, _ in c['readers']:
+            path, ln = split_loc(loc)
+            if in_scope(path, a.paths):
+                by_file[path].append((ln, col, c))
+    mapped = line_mapper(git(a.ksrc, 'diff', '-U0', before)) if not a.dry_run else (lambda w: w)
+    for path, reads in sorted(by_file.items()):
+        orig = git(a.ksrc, 'show', f'{before}:{path}')
+        olines = orig.split('\n')
+        new = Path(a.ksrc, path).read_text(errors='surrogateescape').split('\n') if not a.dry_run else []
+        for ln, col, c in sorted(reads, key=lambda r: (r[0], r[1]), reverse=True):
+            site = lockdisc.read_site(orig, ln, col)
+            done = site is not None
+            if done and not a.dry_run:
+                done = lockdisc.rewrite_read(new, olines[ln - 1], split_loc(mapped(f'{path}:{ln}'))[1], *site)
+            sites.append(Site('plain-read' if done else 'plain-read:not-found', c['struct'], c['field'], path, ln,
+                              'without ' + c['lock']))
+        if not a.dry_run:
+            Path(a.ksrc, path).write_text('\n'.join(new), errors='surrogateescape')
+    return sorted(sites, key=lambda s: (s.file, s.line))
+
+
 def commit_by_subsystem(ksrc: str, command: str, sites: Sequence[Site],
-                        fields: Dict[Tuple[str, str, str], Field], reason: str) -> List[str]:
+                        fields: Dict[Tuple[str, str, str], Field], reason: str,
+                        cands: Sequence[dict] = ()) -> List[str]:
     changed = git(ksrc, 'diff', '--name-only').split()
     groups: Dict[str, List[str]] = defaultdict(list)
     for p in changed:
         groups[subsystem(p)].append(p)
     made = []
     for g, paths in sorted(groups.items()):
-        msg = commit_message(g, paths, sites, fields, command, reason)
+        msg = commit_message(g, paths, sites, fields, command, reason, cands)
         # commit --only the tracked paths: no 'git add', which trips over a
         # tree whose .gitignore ignores everything (Debian's source tarball)
         git(ksrc, '-c', 'user.useConfigOnly=false', 'commit', '-q', '--signoff', '-m', msg, '--', *paths)
@@ -430,6 +514,12 @@ def main(argv: List[str]) -> int:
     command = 'tools/convert ' + ' '.join(shlex.quote(x) for x in argv)
     print(f'==> {command}  (KSRC={a.ksrc}, {version})', flush=True)
     reads, skipped, unparsed1 = discover(a, blobs, base, version)
+    cands: List[dict] = []
+    if a.plain_readers:
+        cands = plain_reader_pass(a, blobs, base)
+        # Each lockless plain reader stands for a marked read of its field.
+        reads = reads + [Read(True, c['struct'], c['field'], *split_loc(loc)) for c in cands for loc, _, _ in c['readers']]
+    before = git(a.ksrc, 'rev-parse', 'HEAD').strip()
     t1 = time.monotonic()
     defs, skipped2 = declarations(a, reads, blobs, base, version)
     fields = shared_fields(reads, defs)
@@ -447,6 +537,17 @@ def main(argv: List[str]) -> int:
     if a.with_reads:
         read_sites, skipped4 = with_reads(a, sites)
         sites, skipped3 = sites + read_sites, skipped3 + skipped4
+    if cands:
+        if a.field:
+            named = {(f.struct, f.name) for f in fields.values()}
+            cands = [c for c in cands if (c['struct'], c['field']) in named]
+        sites += plain_reads(a, cands, fields, before)
+        kinds = {(f.struct, f.name): f.kind for f in fields.values()}
+        write_tsv(Path(a.results) / 'plain-readers.tsv',
+                  '#struct\tfield\tfield kind\twriters\' lock\twriters\tlockless plain readers\treaders under the lock',
+                  ((c['struct'], c['field'], kinds.get((c['struct'], c['field']), '?'), c['lock'],
+                    ' '.join(w for w, _, _ in c['writers']), ' '.join(r for r, _, _ in c['readers']),
+                    ' '.join(c['locked_readers'])) for c in cands))
     t3 = time.monotonic()
     skipped_all = skipped + skipped2 + skipped3
     changed = git(a.ksrc, 'diff', '--name-only').split()
@@ -477,7 +578,7 @@ def main(argv: List[str]) -> int:
     if a.commit and changed:
         reason = '\n'.join(line for line in Path(a.reason_file).read_text().splitlines()
                            if not line.startswith('#')).strip() if a.reason_file else ''
-        for line in commit_by_subsystem(a.ksrc, command, sites, fields, reason):
+        for line in commit_by_subsystem(a.ksrc, command, sites, fields, reason, cands):
             print(f'  committed {line}')
     elif changed:
         print(f'  {len(changed)} files changed, not committed (git -C {a.ksrc} diff; --commit to commit)')

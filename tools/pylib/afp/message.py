@@ -43,7 +43,8 @@ def _listed(sites: Sequence[Site], what, cap: int = 40) -> List[str]:
 
 
 def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
-                   fields: Dict[Tuple[str, str, str], Field], command: str, reason: str) -> str:
+                   fields: Dict[Tuple[str, str, str], Field], command: str, reason: str,
+                   cands: Sequence[dict] = ()) -> str:
     """Subject, why, each converted site under its field (with one lockless
     reader of the field, and the lock for a read-modify-write), the sites
     left plain with the reason, the read-modify-writes and the stores in
@@ -51,6 +52,8 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
     mine = set(paths)
     done = [s for s in sites if s.kind in ('store', 'rmw-store') and s.file in mine]
     reads = Counter((s.struct, s.name) for s in sites if s.kind == 'read' and s.file in mine)
+    plain = [s for s in sites if s.kind == 'plain-read' and s.file in mine]
+    lock_of = {(c['struct'], c['field']): c for c in cands}
     here = [s for s in sites if subsystem(s.file) == group]
     left = [s for s in here if s.kind.startswith('left:')]
     rmw = [s for s in here if s.kind == 'rmw']
@@ -67,13 +70,35 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
                   'load, which the lock orders against the other writers, and marks the',
                   'store: x->f = x->f op v, as WRITE_ONCE() is used upstream.']
     lines.append('')
+    if plain:
+        lines += ['', 'Some of these fields are found from their lock discipline: every',
+                  'writer holds one lock, and a plain read elsewhere does not hold it',
+                  '(tools/convert --plain-readers). Both sides are marked: the writers',
+                  'as above, the reads without the lock with',
+                  'atomic_load_relaxed_from_ptr(); reads under the lock stay plain',
+                  '(tools/memory-model/Documentation/access-marking.txt).']
+        lines.append('')
     if reason:
         lines += [reason, '']
     by_field: Dict[Tuple[str, str], List[Site]] = defaultdict(list)
     for s in done:
         by_field[(s.struct, s.name)].append(s)
-    for (st, name) in sorted(set(by_field) | set(reads)):
+    mine_plain: Dict[Tuple[str, str], List[Site]] = defaultdict(list)
+    for s in plain:
+        mine_plain[(s.struct, s.name)].append(s)
+    for (st, name) in sorted(set(by_field) | set(reads) | set(mine_plain)):
         ss = by_field.get((st, name), [])
+        c = lock_of.get((st, name))
+        if c:
+            lines += _wrap(f'struct {st}::{name}, written under {c["lock"]} '
+                           f'({len(c["writers"])} writers), read without it at '
+                           f'{len(c["readers"])} sites:', '  ', '    ')
+            for s in sorted(ss, key=lambda s: (s.file, s.line)):
+                how = 'read-modify-write under ' + s.detail if s.kind == 'rmw-store' else 'store'
+                lines += _wrap(f'{s.file}:{s.line}, {how}', '    ', '      ')
+            for s in sorted(mine_plain.get((st, name), []), key=lambda s: (s.file, s.line)):
+                lines += _wrap(f'{s.file}:{s.line}, plain read without the lock', '    ', '      ')
+            continue
         # a reader in this subsystem first, then by place: stable across runs
         rd = sorted(set(readers.get((st, name), [])) - {'named'},
                     key=lambda r: (subsystem(r) != group, *split_loc(r)))
