@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+"""afp/lockdisc.py: each rule of the plain-reader pass on small files, and
+the case next to it that must not pass it (so each rule can be seen to fail).
+Does not: run spatch (cocci/tests/plain_readers.c runs the whole pass)."""
+
+import json
+import unittest
+
+from afp import lockdisc
+
+
+def cands(*texts):
+    recs = {f'f{i}.c': json.loads(json.dumps(lockdisc.scan(t))) for i, t in enumerate(texts)}
+    return {(c['struct'], c['field']): c for c in lockdisc.candidates(recs)}
+
+
+WRITER = 'void set(struct s *x, int v)\n{\n\tlock_sock(x);\n\tx->n = v;\n\trelease_sock(x);\n}\n'
+READER = 'int get(struct s *x)\n{\n\treturn x->n;\n}\n'
+
+
+class Candidates(unittest.TestCase):
+    def test_writer_under_lock_reader_without(self):
+        c = cands(WRITER + READER)[('s', 'n')]
+        self.assertEqual(c['lock'], 'lock_sock(struct s)')
+        self.assertEqual([w for w, _, _ in c['writers']], ['f0.c:4'])
+        self.assertEqual([(r, fn) for r, _, fn in c['readers']], [('f0.c:9', 'get')])
+
+    def test_reader_in_another_file(self):
+        self.assertIn(('s', 'n'), cands(WRITER, READER))
+
+    def test_reader_under_the_lock_is_no_candidate(self):
+        locked = 'int get(struct s *x)\n{\n\tint v;\n\tlock_sock(x);\n\tv = x->n;\n\trelease_sock(x);\n\treturn v;\n}\n'
+        self.assertEqual(cands(WRITER + locked), {})
+
+    def test_unlocked_writer_vetoes(self):
+        other = 'void clear(struct s *x)\n{\n\tx->n = 0;\n}\n'
+        self.assertEqual(cands(WRITER + READER + other), {})
+
+    def test_init_writer_does_not_veto(self):
+        other = 'void __init clear(struct s *x)\n{\n\tx->n = 0;\n}\n'
+        self.assertIn(('s', 'n'), cands(WRITER + READER + other))
+
+    def test_marked_reads_are_not_plain_readers(self):
+        marked = 'int get(struct s *x)\n{\n\treturn READ_ONCE(x->n);\n}\n'
+        self.assertEqual(cands(WRITER + marked), {})
+
+    def test_shared_hold_is_no_writer_lock(self):
+        w = 'void set(struct s *x, int v)\n{\n\tread_lock(&x->lk);\n\tx->n = v;\n\tread_unlock(&x->lk);\n}\n'
+        self.assertEqual(cands(w + READER), {})
+        w2 = w.replace('read_', 'write_')
+        self.assertEqual(cands(w2 + READER)[('s', 'n')]['lock'], 'struct s->lk')
+
+    def test_unlock_on_exit_path_keeps_the_lock(self):
+        w = ('void set(struct s *x, int v)\n{\n\tspin_lock(&x->lk);\n\tif (v < 0) {\n\t\tspin_unlock(&x->lk);\n'
+             '\t\treturn;\n\t}\n\tx->n = v;\n\tspin_unlock(&x->lk);\n}\n')
+        self.assertIn(('s', 'n'), cands(w + READER))
+        self.assertEqual(cands(w.replace('\t\treturn;\n', '') + READER), {})
+
+
+class CallerHeld(unittest.TestCase):
+    HELPER = 'static void __set(struct s *x, int v)\n{\n\tx->n = v;\n}\n'
+    CALLER = 'void set(struct s *x, int v)\n{\n\tspin_lock(&x->lk);\n\t__set(x, v);\n\tspin_unlock(&x->lk);\n}\n'
+
+    def test_every_caller_holds(self):
+        self.assertEqual(cands(self.HELPER + self.CALLER + READER)[('s', 'n')]['lock'], 'struct s->lk')
+
+    def test_one_caller_without_the_lock(self):
+        bare = 'void set2(struct s *x)\n{\n\t__set(x, 1);\n}\n'
+        self.assertEqual(cands(self.HELPER + self.CALLER + bare + READER), {})
+
+    def test_not_static(self):
+        self.assertEqual(cands(self.HELPER.replace('static ', '') + self.CALLER + READER), {})
+
+    def test_address_taken(self):
+        ops = 'struct ops o = {\n\t.set = __set,\n};\n'
+        self.assertEqual(cands(self.HELPER + self.CALLER + ops + READER), {})
+
+    def test_two_levels_not_three(self):
+        mid = 'static void mid(struct s *x, int v)\n{\n\t__set(x, v);\n}\n'
+        top = self.CALLER.replace('__set(x, v)', 'mid(x, v)')
+        self.assertIn(('s', 'n'), cands(self.HELPER + mid + top + READER))
+        mid2 = 'static void mid2(struct s *x, int v)\n{\n\tmid(x, v);\n}\n'
+        top3 = self.CALLER.replace('__set(x, v)', 'mid2(x, v)')
+        self.assertEqual(cands(self.HELPER + mid + mid2 + top3 + READER), {})
+
+
+class Names(unittest.TestCase):
+    def test_lock_named_by_type(self):
+        self.assertEqual(lockdisc.lock_name('tp->lock', {'tp': 'foo'}), 'struct foo->lock')
+        self.assertEqual(lockdisc.lock_name('foo_lock', {'tp': 'foo'}), 'foo_lock')
+
+    def test_rewrite_read(self):
+        orig = '\treturn a->n + b->n;'
+        pat, k = lockdisc.read_site(orig, 1, orig.index('n;'))
+        lines = [orig]
+        self.assertTrue(lockdisc.rewrite_read(lines, orig, 1, pat, k))
+        self.assertEqual(lines[0], '\treturn a->n + atomic_load_relaxed_from_ptr(&b->n);')
+
+
+if __name__ == '__main__':
+    unittest.main()
