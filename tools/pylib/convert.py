@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, TRAILING_ATTRIBUTE_RE, anon_packed,  # noqa: E402
                        blank_attributes, hidden_reads, hidden_stores, locate, may_be_typed, packed_in_text)
 from afp.env import ENV  # noqa: E402
-from afp import lockdisc  # noqa: E402
+from afp import lockdisc, plainpass  # noqa: E402
 from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, add_aliases,  # noqa: E402
                         dedupe_sites, explain_skips, named_fields, parse_aliases,
                         parse_decls, parse_discover, parse_field_spec, parse_sites, plan_pairs, shared_fields, split_loc)
@@ -304,15 +304,24 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     # so a file's result does not depend on its batch.
     # Cached: what spatch said (sites, lines it could not parse, new text).
     # The search of the unparsed lines runs afresh on every run.
-    cache = Cache(base / 'pass2' if base else None, '\0'.join([gen_text, version, *argv[3:], 'unparsed-lines',
-                                                                  ERROR_IN_RE.pattern]))
+    # With --plain-readers the field names run to thousands, and one rule
+    # naming them all times out on large files (net/core/sock.c at 120 s):
+    # each spatch process then gets a rule naming only the fields its files
+    # store to (a file's result depends on those names alone, which are in
+    # its cache key).
+    per_chunk = a.plain_readers
+    salt = STORE_TEMPLATE.read_text() + 'per-chunk names' if per_chunk else gen_text
+    cache = Cache(base / 'pass2' if base else None, '\0'.join([salt, version, *argv[3:], 'unparsed-lines',
+                                                               ERROR_IN_RE.pattern]))
     blobs = blob_ids(a.ksrc)
 
     batch = max(1, a.pass2_batch)
     common: Dict[int, str] = {}  # most files share one set: sort and join it once
     plans = {path: common.setdefault(id(ps), ' '.join(sorted(ps)))
              for path, ps in plan_pairs(files, fields, defs).items()}
-    keys = {path: hashlib.sha1(f'{blobs.get(path)}\0{plans[path]}'.encode()).hexdigest() for path in files}
+    own = {path: ' '.join(sorted(found[path] & wanted)) if per_chunk else '' for path in files}
+    keys = {path: hashlib.sha1(f'{blobs.get(path)}\0{plans[path]}{own[path] and chr(0) + own[path]}'.encode()).hexdigest()
+            for path in files}
     results: Dict[str, Outcome] = {}
     todo = []
     for path in files:
@@ -336,7 +345,14 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
             json.dump({n: plans[n] for n in names}, plan)
             plan.flush()
             bad: Dict[str, List[str]] = {}
-            out, failed = run_spatch(argv + files_arg, a.ksrc, a.timeout * len(names), {'AFP_PLAN': plan.name},
+            run = argv
+            if per_chunk:
+                text = fill_template(STORE_TEMPLATE.read_text(), [w for n in names for w in own[n].split()])
+                sub = gen_dir / f'marked_store_fields-{hashlib.sha1(text.encode()).hexdigest()[:12]}.cocci'
+                if not sub.exists():
+                    sub.write_text(text)
+                run = [argv[0], argv[1], str(sub), *argv[3:]]
+            out, failed = run_spatch(run + files_arg, a.ksrc, a.timeout * len(names), {'AFP_PLAN': plan.name},
                                      bad)
         if failed and len(names) > 1:
             # Put back what the batch may have written, then one file per process.
@@ -403,14 +419,6 @@ def with_reads(a: argparse.Namespace, sites: List[Site]) -> Tuple[List[Site], Li
     return reads, [o for o in outs if o.failed]
 
 
-PLAIN_SALT = [Path(lockdisc.__file__), ROOT / 'tools' / 'pylib' / 'afp' / 'races.py', COCCI / 'unpublished.tsv']
-
-
-def _scan_one(arg: Tuple[str, str]) -> Tuple[str, str]:
-    ksrc, path = arg
-    return path, json.dumps(lockdisc.scan(Path(ksrc, path).read_text(errors='surrogateescape')))
-
-
 def in_scope(path: str, paths: Sequence[str]) -> bool:
     return not paths or any(p in ('.', '') or path == p.rstrip('/') or path.startswith(p.rstrip('/') + '/')
                             for p in paths)
@@ -419,33 +427,7 @@ def in_scope(path: str, paths: Sequence[str]) -> bool:
 def plain_reader_pass(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path]) -> List[dict]:
     """The plain-reader pass on every .c and .h file of the tree (scope
     only limits what is converted): afp/lockdisc.py's candidates."""
-    from concurrent.futures import ProcessPoolExecutor
-    excluded = tuple(e[2:] for e in EXCLUDE)
-    files = sorted(p for p in blobs if p.endswith(('.c', '.h')) and not p.startswith(excluded))
-    cache = Cache(base / 'plain' if base else None, '\0'.join(f.read_text() for f in PLAIN_SALT))
-    recs: Dict[str, dict] = {}
-    todo = []
-    for f in files:
-        hit = cache.get(blobs[f])
-        if hit is None:
-            todo.append(f)
-        else:
-            recs[f] = json.loads(hit.out)
-    print(f'==> plain-reader pass: {len(files)} files, {len(files) - len(todo)} cached, {len(todo)} to scan '
-          f'({a.jobs} at a time)', flush=True)
-    t0 = time.monotonic()
-    if todo:
-        step = max(1, len(todo) // 20)
-        with ProcessPoolExecutor(max_workers=a.jobs) as ex:
-            for i, (path, out) in enumerate(ex.map(_scan_one, [(a.ksrc, f) for f in todo], chunksize=64), 1):
-                recs[path] = json.loads(out)
-                cache.put(blobs[path], Outcome(path, out))
-                if i % step == 0 or i == len(todo):
-                    print(f'  plain-reader pass: {i} of {len(todo)} ({time.monotonic() - t0:.0f}s)', flush=True)
-    cands = lockdisc.candidates(recs)
-    print(f'  plain-reader pass: {len(cands)} fields written under one lock and read without it '
-          f'({time.monotonic() - t0:.0f}s)', flush=True)
-    return cands
+    return plainpass.candidates_of(a.ksrc, blobs, base / 'plain' if base else None, a.jobs)
 
 
 def plain_reads(a: argparse.Namespace, cands: Sequence[dict], fields: Dict[Tuple[str, str, str], Field],

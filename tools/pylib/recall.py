@@ -19,6 +19,19 @@ exit 1 when recall is below --min or a point-1 store was marked.
 Does not: take multi-line WRITE_ONCE() statements, or ones inside macros;
 judge whether upstream's marking was needed (the sample is what upstream
 marked, not what races).
+
+--upstream 6.12 is the plain-reader pass's experiment (issue 24): the base
+tree's accesses that are plain in 6.1.192 and marked in 6.12.118 in the
+same file and function (afp/upstream.py) are upstream's verdicts; the pass
+(afp/plainpass.py, as tools/convert --plain-readers runs it) is run on the
+base commit, and each verdict counts as found when the pass names that
+field as a writer (or lockless reader) in that file and function; a miss
+gets the reason the pass's own records give. Precision: SAMPLE_P (50) of
+the pass's candidates upstream did not mark, drawn with the seed, are
+matched against the hand judgments in configs/plain-readers-judged.tsv
+(struct, field, writer, reader, verdict race|no-race|unsure, why); rows
+not judged yet are written to $RESULTS/recall/upstream-sample.tsv with the
+code lines, and counted as not judged, never as either verdict.
 """
 
 import argparse
@@ -35,6 +48,8 @@ from typing import Dict, List, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from afp.env import ENV  # noqa: E402
 from afp.git import EXCLUDE, git, worktree_at  # noqa: E402
+from afp import lockdisc, plainpass, upstream  # noqa: E402
+from afp.git import blob_ids  # noqa: E402
 from afp.races import race_blank, race_functions, race_offset  # noqa: E402
 from afp.results import markdown_table  # noqa: E402
 from afp.summary import read_tsv  # noqa: E402
@@ -91,7 +106,11 @@ def main(argv: List[str]) -> int:
     ap.add_argument('--min', type=float, default=0.0, metavar='PERCENT', help='fail below this recall')
     ap.add_argument('--commit', default=ENV.get('BASE_TAG') or 'atomic-from-ptr-base',
                     help='the tree to sample (default: the base commit, before the series)')
+    ap.add_argument('--upstream', metavar='VERSION', help='the plain-reader experiment against this base (6.12)')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     a = ap.parse_args(argv)
+    if a.upstream:
+        return upstream_main(a)
     src, work, results = ENV['SRC'], ENV['WORK'], Path(ENV['RESULTS'], 'recall')
     tree = os.path.join(work, 'recall')
     t0 = time.monotonic()
@@ -144,6 +163,168 @@ def main(argv: List[str]) -> int:
     if bad or pct < a.min:
         print(f'recall: FAIL ({pct:.1f}% marked again, --min {a.min}; {len(bad)} point-1 stores marked)')
         return 1
+    return 0
+
+
+JUDGED = ROOT / 'configs' / 'plain-readers-judged.tsv'
+SAMPLE_P = 50
+
+
+def unpack_upstream(work: str) -> Path:
+    """The C files of the newer tarball under $WORK/upstream, unpacked once
+    (a stamp names the tarball's sha256)."""
+    tarball, want = ENV['UPSTREAM_TARBALL'], ENV['UPSTREAM_SHA256']
+    top = Path(work, 'upstream', ENV['UPSTREAM_TOPDIR'])
+    stamp = top.parent / (top.name + '.unpacked')
+    if stamp.exists() and stamp.read_text().strip() == want:
+        return top
+    got = subprocess.run(['sha256sum', tarball], capture_output=True, text=True, check=True).stdout.split()[0]
+    if got != want:
+        raise SystemExit(f'error: {tarball} has sha256 {got}, configs/source.conf pins {want} '
+                         f'({ENV["UPSTREAM_VERSION"]}); install that version or update the pin.')
+    print(f'==> recall --upstream: unpacking the C files of {tarball} into {top.parent}', flush=True)
+    subprocess.run(['rm', '-rf', str(top)], check=True)
+    top.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(['tar', '-xJf', tarball, '-C', str(top.parent), '--wildcards', '*.c', '*.h'], check=True)
+    stamp.write_text(want + '\n')
+    return top
+
+
+def ground_truth(tree: str, blobs: Dict[str, str], newer: Path) -> List[upstream.Site]:
+    out = set()
+    for path in sorted(blobs):
+        if not path.endswith(('.c', '.h')) or path.startswith(('tools/', 'scripts/', 'Documentation/', 'samples/')):
+            continue
+        q = newer / path
+        if not q.is_file():
+            continue
+        new = q.read_text(errors='replace')
+        if 'ONCE' in new:
+            out |= upstream.marked_sites(path, Path(tree, path).read_text(errors='replace'), new)
+    return sorted(out)
+
+
+def miss_reason(site: upstream.Site, recs: Dict[str, dict], cands: List[dict]) -> str:
+    """Why the pass did not name this upstream verdict, from its records."""
+    path, fn, field, kind = site
+    accs = [x for x in recs.get(path, {'acc': []})['acc'] if x[3] == fn and x[2] == field]
+    if not accs:
+        return 'no typed access (chain x->a.f, cast, macro, or base the function does not declare)'
+    mine = [c for c in cands if c['field'] == field and c['struct'] in {x[1] for x in accs}]
+    if kind == 'w':
+        ws = [x for x in accs if x[0] in ('w', 'rmw', 'mw')]
+        if not ws:
+            return 'the pass saw no store there (a read only)'
+        if all(x[7] for x in ws):
+            return 'left: ' + ws[0][7]
+        if not mine:
+            if not any(lockdisc.exclusive(x[6]) for x in ws):
+                return 'writer holds no lock the pass sees'
+            return 'writers hold no common lock (another writer without it)'
+        return 'candidate, but not this writer'
+    rs = [x for x in accs if x[0] == 'r']
+    if not rs:
+        return 'the pass saw no plain read there'
+    if not mine:
+        return 'field is no candidate (its writers hold no common lock the pass sees)'
+    if any(lockdisc.covers(x[6], c['lock']) for x in rs for c in mine):
+        return 'reader holds the writers\' lock (as the pass sees it)'
+    return 'reader in a function that also writes the field'
+
+
+def judged_rows() -> Dict[Tuple[str, str, str, str], Tuple[str, str]]:
+    out = {}
+    for n, line in enumerate(JUDGED.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith('#'):
+            continue
+        parts = line.split('\t')
+        if len(parts) != 6 or parts[4] not in ('race', 'no-race', 'unsure'):
+            raise SystemExit(f'error: {JUDGED}:{n}: want struct, field, writer, reader, race|no-race|unsure, why '
+                             f'(tab-separated), got {line!r}')
+        out[tuple(parts[:4])] = (parts[4], parts[5])
+    return out
+
+
+def upstream_main(a: argparse.Namespace) -> int:
+    if a.upstream != '6.12':
+        raise SystemExit(f'error: --upstream {a.upstream}: only 6.12 is known; run tools/recall --upstream 6.12.')
+    src, work, results = ENV['SRC'], ENV['WORK'], Path(ENV['RESULTS'], 'recall')
+    results.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    newer = unpack_upstream(work)
+    tree = os.path.join(work, 'recall')
+    print(f'==> recall --upstream: worktree {tree} at {a.commit}', flush=True)
+    worktree_at(src, tree, a.commit)
+    blobs = blob_ids(tree)
+    t1 = time.monotonic()
+    truth = ground_truth(tree, blobs, newer)
+    t2 = time.monotonic()
+    print(f'==> recall --upstream: {len(truth)} accesses plain in 6.1 and marked in 6.12 ({t2 - t1:.0f}s)', flush=True)
+    recs = plainpass.scan_tree(tree, blobs, Path(work, 'cache', 'convert', 'plain'), a.jobs)
+    cands = lockdisc.candidates(recs)
+    t3 = time.monotonic()
+    named: Dict[str, set] = {'w': set(), 'r': set()}
+    for c in cands:
+        for loc, _, fn in c['writers']:
+            named['w'].add((loc.rpartition(':')[0], fn, c['field']))
+        for loc, _, fn in c['readers']:
+            named['r'].add((loc.rpartition(':')[0], fn, c['field']))
+    rows, found, reasons = [], Counter(), Counter()
+    for site in truth:
+        path, fn, field, kind = site
+        hit = (path, fn, field) in named[kind]
+        why = 'found' if hit else miss_reason(site, recs, cands)
+        found[(kind, hit)] += 1
+        if not hit:
+            reasons[(kind, why)] += 1
+        rows.append((kind, 'found' if hit else 'missed', field, fn, path, '' if hit else why))
+    with open(results / 'upstream-sites.tsv', 'w') as f:
+        f.write('#writer or reader\tverdict\tfield\tfunction\tfile\twhy missed\n'
+                + ''.join('\t'.join(r) + '\n' for r in rows))
+    # Precision: candidates upstream did not mark, one (writer, reader) pair each.
+    marked = {(p, fn, f) for p, fn, f, _ in truth}
+    others = []
+    for c in cands:
+        w = c['writers'][0][0]
+        rd = [r for r in c['readers'] if (r[0].rpartition(':')[0], r[2], c['field']) not in marked]
+        if rd and not any((x[0].rpartition(':')[0], x[2], c['field']) in marked for x in c['writers']):
+            others.append((c['struct'], c['field'], c['lock'], w, rd[0][0]))
+    sample = sorted(random.Random(a.seed).sample(sorted(others), min(SAMPLE_P, len(others))))
+    judged = judged_rows()
+    verdicts = Counter()
+    todo = []
+    for st, fld, lock, w, r in sample:
+        v = judged.get((st, fld, w, r))
+        verdicts[v[0] if v else 'not judged'] += 1
+        if not v:
+            todo.append((st, fld, lock, w, r))
+    with open(results / 'upstream-sample.tsv', 'w') as f:
+        f.write('#struct\tfield\twriter\treader\tverdict\twhy  (not judged yet; lock and code below each row)\n')
+        for st, fld, lock, w, r in todo:
+            code = [Path(tree, loc.rpartition(':')[0]).read_text(errors='replace').split('\n')[int(loc.rpartition(':')[2]) - 1].strip()
+                    for loc in (w, r)]
+            f.write(f'{st}\t{fld}\t{w}\t{r}\t\t\n#   {lock}: {code[0]}  ||  {code[1]}\n')
+    nw, nr = found[('w', True)] + found[('w', False)], found[('r', True)] + found[('r', False)]
+    pct = lambda x, n: f'{100.0 * x / n:.0f}%' if n else '-'  # noqa: E731
+    fields = len({(c['struct'], c['field']) for c in cands})
+    lines = ['## Recall of the plain-reader pass on upstream\'s own verdicts (6.1.192 -> 6.12.118)', '',
+             f'`tools/recall --upstream 6.12 --seed {a.seed}` on {a.commit}: {len(truth)} accesses plain in 6.1.192 '
+             f'and WRITE_ONCE()/READ_ONCE() in 6.12.118 in the same file and function (afp/upstream.py); the pass '
+             f'names {fields} fields (written under one lock, read without it). Ground truth {t2 - t1:.0f}s, '
+             f'pass {t3 - t2:.0f}s, {time.monotonic() - t0:.0f}s in all.', '']
+    lines += markdown_table(('upstream marked', 'sites', 'named by the pass', 'recall'),
+                            [('writers (WRITE_ONCE() in 6.12)', nw, found[('w', True)], pct(found[('w', True)], nw)),
+                             ('readers (READ_ONCE() in 6.12)', nr, found[('r', True)], pct(found[('r', True)], nr))])
+    lines += ['', 'Why the others were missed (the pass\'s own records of the site):', '']
+    lines += markdown_table(('side', 'reason', 'sites'), [(k, w, n) for (k, w), n in sorted(reasons.items(), key=lambda x: -x[1])])
+    j = verdicts['race'] + verdicts['no-race']
+    lines += ['', f'Precision on {len(sample)} of the {len(others)} candidates upstream did not mark (seed {a.seed}), '
+              f'judged by hand in configs/plain-readers-judged.tsv: race {verdicts["race"]}, no race '
+              f'{verdicts["no-race"]}, unsure {verdicts["unsure"]}, not judged {verdicts["not judged"]}'
+              + (f'; **precision {pct(verdicts["race"], j)} of the {j} judged race/no-race**.' if j else '.')]
+    text = '\n'.join(lines) + '\n'
+    (results / 'upstream.md').write_text(text)
+    print(text)
     return 0
 
 
