@@ -197,7 +197,7 @@ def scan(text: str) -> dict:
         stack = {m.group(3) for m in DECL_RE.finditer(code, start, end) if not m.group(2)
                  and not re.search(r'\bstatic\s+(?:const\s+)?$', code[max(start, m.start() - 20):m.start()])
                  and not re.search(r'&\s*%s\b' % m.group(3), body)}
-        hdr = frozenset(lock_name(race_args(code, m.end() - 1)[0], types) for m in MUST_HOLD_RE.finditer(head))
+        hdr = frozenset(lock_name(race_args(head, m.end() - 1)[0], types) for m in MUST_HOLD_RE.finditer(head))
         events = _events(code, start, end, types)
         info[name] = [bool(re.search(r'\bstatic\b', head)), False, sorted(hdr)]
         for m in CALL_RE.finditer(code, start, end):
@@ -252,11 +252,12 @@ def scan(text: str) -> dict:
                 why = 'init'
             elif init_name and not locks:
                 why = 'init-name'
+            elif op == '.' and var in stack:
+                # a local struct (not a pointer, not static) whose address
+                # the function does not take, on both sides, lock or not
+                why = 'on-stack'
             elif kind in ('r', 'mr'):
-                # on-stack: a local struct (not a pointer, not static) whose
-                # address the function does not take; fresh objects are not
-                # looked for on the read side.
-                why = 'on-stack' if op == '.' and var in stack else ''
+                why = ''   # fresh objects are not looked for on the read side
             elif name in UNPUBLISHED:
                 why = 'unpublished'
             elif locks:
