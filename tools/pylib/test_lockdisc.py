@@ -56,6 +56,20 @@ class Candidates(unittest.TestCase):
         self.assertIn(('s', 'n'), cands(w + READER))
         self.assertEqual(cands(w.replace('\t\treturn;\n', '') + READER), {})
 
+    def test_must_hold_in_the_header(self):
+        w = 'void set(struct s *x, int v)\n\t__must_hold(&x->lk)\n{\n\tx->n = v;\n}\n'
+        self.assertEqual(cands(w + READER)[('s', 'n')]['lock'], 'struct s->lk')
+        self.assertEqual(cands(w.replace('\t__must_hold(&x->lk)\n', '') + READER), {})
+
+    def test_on_stack_writer_under_a_lock_is_left_out(self):
+        st = 'void tmp(void)\n{\n\tstruct s y;\n\tspin_lock(&g);\n\ty.n = 1;\n\tspin_unlock(&g);\n}\n'
+        self.assertEqual(cands(st + READER), {})
+
+    def test_init_named_writer_without_lock_does_not_veto(self):
+        other = 'int foo_init(struct s *x)\n{\n\tx->n = 0;\n}\n'
+        self.assertIn(('s', 'n'), cands(WRITER + READER + other))
+        self.assertEqual(cands(WRITER + READER + other.replace('foo_init', 'foo_reset')), {})
+
 
 class CallerHeld(unittest.TestCase):
     HELPER = 'static void __set(struct s *x, int v)\n{\n\tx->n = v;\n}\n'
