@@ -56,6 +56,18 @@ class Candidates(unittest.TestCase):
         self.assertIn(('s', 'n'), cands(w + READER))
         self.assertEqual(cands(w.replace('\t\treturn;\n', '') + READER), {})
 
+    def test_reader_holding_any_lock_all_writers_hold(self):
+        w = ('void set(struct s *x, int v)\n{\n\tmutex_lock(&big);\n\tspin_lock(&x->lk);\n\tx->n = v;\n'
+             '\tspin_unlock(&x->lk);\n\tmutex_unlock(&big);\n}\n')
+        r = 'int get(struct s *x)\n{\n\tint v;\n\tmutex_lock(&big);\n\tv = x->n;\n\tmutex_unlock(&big);\n\treturn v;\n}\n'
+        self.assertEqual(cands(w + r), {})
+        self.assertIn(('s', 'n'), cands(w + READER))
+
+    def test_percpu_rwsem(self):
+        w = 'void set(struct s *x, int v)\n{\n\tpercpu_down_write(&rw);\n\tx->n = v;\n\tpercpu_up_write(&rw);\n}\n'
+        self.assertEqual(cands(w + READER)[('s', 'n')]['lock'], 'rw')
+        self.assertEqual(cands(w.replace('_write', '_read') + READER), {})
+
     def test_must_hold_in_the_header(self):
         w = 'void set(struct s *x, int v)\n\t__must_hold(&x->lk)\n{\n\tx->n = v;\n}\n'
         self.assertEqual(cands(w + READER)[('s', 'n')]['lock'], 'struct s->lk')

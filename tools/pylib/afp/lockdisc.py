@@ -17,6 +17,7 @@ blanked by afp/races.py's race_blank()), each function:
     release_sock(), sockopt_lock_sock() / sockopt_release_sock(),
     lock_sock_fast() / unlock_sock_fast(),
     bh_lock_sock*() / bh_unlock_sock(), sch_tree_lock() / sch_tree_unlock(),
+    percpu_down_write() / percpu_up_write() (and _read, shared),
     sock_owned_by_me() (an assertion
     of lock_sock), rtnl_lock() / rtnl_unlock() / ASSERT_RTNL(), and
     __must_hold(x) in the function's header; an unlock in a block that
@@ -44,7 +45,8 @@ blanked by afp/races.py's race_blank()), each function:
 Across files (candidates()): a field struct S::f is a candidate when it
 has at least one write that can race, every such write (plain, WRITE_ONCE()
 or read-modify-write) holds a common exclusive lock L, and some plain read
-of it in a function that does not write it holds no L. The pair reported is
+of it in a function that does not write it holds none of the locks all
+writers share (L is the one named; holding any of them excludes a writer). The pair reported is
 each writer (file:line, L) and each such reader (file:line).
 
 Guarantees: pure functions of the text they are given; the same text gives
@@ -70,7 +72,7 @@ DEPTH = 2
 # 'acquire', 'release' or 'assert'; the lock is the first argument, wrapped.
 SOCK_LOCK_RE = re.compile(
     r'\b(lock_sock(?:_nested|_fast)?|release_sock|unlock_sock_fast|bh_lock_sock(?:_nested)?|bh_unlock_sock'
-    r'|sch_tree_lock|sch_tree_unlock|sockopt_lock_sock|sockopt_release_sock|sock_owned_by_me|rtnl_lock|rtnl_unlock|ASSERT_RTNL|rcu_read_lock|rcu_read_unlock)\s*\(')
+    r'|percpu_down_write|percpu_up_write|percpu_down_read|percpu_up_read|sch_tree_lock|sch_tree_unlock|sockopt_lock_sock|sockopt_release_sock|sock_owned_by_me|rtnl_lock|rtnl_unlock|ASSERT_RTNL|rcu_read_lock|rcu_read_unlock)\s*\(')
 SOCK_LOCK = {
     'lock_sock': ('acquire', 'lock_sock(%s)'), 'lock_sock_nested': ('acquire', 'lock_sock(%s)'),
     'lock_sock_fast': ('acquire', 'lock_sock(%s)'), 'release_sock': ('release', 'lock_sock(%s)'),
@@ -80,6 +82,8 @@ SOCK_LOCK = {
     'rtnl_lock': ('acquire', 'rtnl_lock()'), 'rtnl_unlock': ('release', 'rtnl_lock()'),
     'ASSERT_RTNL': ('assert', 'rtnl_lock()'),
     'sch_tree_lock': ('acquire', 'sch_tree_lock(%s)'), 'sch_tree_unlock': ('release', 'sch_tree_lock(%s)'),
+    'percpu_down_write': ('acquire', '%s'), 'percpu_up_write': ('release', '%s'),
+    'percpu_down_read': ('acquire', '%s (shared)'), 'percpu_up_read': ('release', '%s (shared)'),
     'sockopt_lock_sock': ('acquire', 'lock_sock(%s)'), 'sockopt_release_sock': ('release', 'lock_sock(%s)'),
 }
 MUST_HOLD_RE = re.compile(r'\b__must_hold\s*\(')
@@ -328,11 +332,13 @@ def candidates(files: Dict[str, dict], depth: int = DEPTH) -> List[dict]:
             continue
         lock = pick_lock(common, writes)
         wfuncs = {(a[8], a[3]) for a in accs if a[0] in ('w', 'rmw', 'mw')}
+        # Every writer holds all of common: a reader holding any one of them
+        # cannot overlap a writer.
         readers = [a for a in accs if a[0] == 'r' and not a[7] and (a[8], a[3]) not in wfuncs
-                   and not covers(a[6], lock)]
+                   and not any(covers(a[6], lk) for lk in common)]
         if not readers:
             continue
-        locked = [a for a in accs if a[0] == 'r' and covers(a[6], lock)]
+        locked = [a for a in accs if a[0] == 'r' and any(covers(a[6], lk) for lk in common)]
         out.append({'struct': s, 'field': f, 'lock': lock,
                     'writers': [(f'{a[8]}:{a[4]}', a[0], a[3]) for a in sorted(writes, key=_loc)],
                     'readers': [(f'{a[8]}:{a[4]}', a[5], a[3]) for a in sorted(readers, key=_loc)],
