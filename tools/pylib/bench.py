@@ -312,6 +312,13 @@ def whole_tree(env) -> str:
     lines += ['', f'### Recall (tools/recall, exit {rc}, {wall:.0f}s)', '']
     lines += (recall.read_text().split('\n', 2)[2].rstrip('\n').split('\n') if recall.exists()
               else [f'no result: see {res}/recall.log'])
+    print('==> bench whole tree: tools/recall --upstream 6.12 (the plain-reader pass)', flush=True)
+    rc, wall, _ = timed([os.path.join(root, 'tools', 'recall'), '--upstream', '6.12'], root, env,
+                        res / 'recall-upstream.log')
+    up = Path(env['RESULTS'], 'recall', 'upstream.md')
+    lines += ['', f'### The plain-reader pass against 6.12 (tools/recall --upstream 6.12, exit {rc}, {wall:.0f}s)', '']
+    lines += (up.read_text().split('\n', 2)[2].rstrip('\n').split('\n') if up.exists()
+              else [f'no result: see {res}/recall-upstream.log'])
     return '\n'.join(lines)
 
 
