@@ -426,8 +426,10 @@ def in_scope(path: str, paths: Sequence[str]) -> bool:
 
 def plain_reader_pass(a: argparse.Namespace, blobs: Dict[str, str], base: Optional[Path]) -> List[dict]:
     """The plain-reader pass on every .c and .h file of the tree (scope
-    only limits what is converted): afp/lockdisc.py's candidates."""
-    return plainpass.candidates_of(a.ksrc, blobs, base / 'plain' if base else None, a.jobs)
+    only limits what is converted; with --field, on the files that name
+    one of the fields): afp/lockdisc.py's candidates."""
+    return plainpass.candidates_of(a.ksrc, blobs, base / 'plain' if base else None, a.jobs,
+                                   names=[f for _, f, _ in a.field])
 
 
 def plain_reads(a: argparse.Namespace, cands: Sequence[dict], fields: Dict[Tuple[str, str, str], Field],

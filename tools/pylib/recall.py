@@ -27,14 +27,18 @@ same file and function (afp/upstream.py) are upstream's verdicts; the pass
 base commit, and each verdict counts as found when the pass names that
 field as a writer (or lockless reader) in that file and function; a miss
 gets the reason the pass's own records give. Precision: SAMPLE_P (50) of
-the pass's candidates upstream did not mark, drawn with the seed, are
-matched against the hand judgments in configs/plain-readers-judged.tsv
-(struct, field, writer, reader, verdict race|no-race|unsure, why); rows
-not judged yet are written to $RESULTS/recall/upstream-sample.tsv with the
-code lines, and counted as not judged, never as either verdict.
+the pass's candidates upstream did not mark, the fields with the lowest
+sha256 of 'SEED:struct.field' (a sample that a rule change only thins and
+refills: a field that stays a candidate stays drawn), are matched against
+the hand judgments in configs/plain-readers-judged.tsv (struct, field,
+writer, reader, verdict race|no-race|unsure, why); rows not judged yet are
+written to $RESULTS/recall/upstream-sample.tsv with the code lines, and
+counted as not judged, never as either verdict. Judged pairs the pass no
+longer names are counted by verdict: what a rule change took away.
 """
 
 import argparse
+import hashlib
 import os
 import random
 import re
@@ -289,8 +293,11 @@ def upstream_main(a: argparse.Namespace) -> int:
         rd = [r for r in c['readers'] if (r[0].rpartition(':')[0], r[2], c['field']) not in marked]
         if rd and not any((x[0].rpartition(':')[0], x[2], c['field']) in marked for x in c['writers']):
             others.append((c['struct'], c['field'], c['lock'], w, rd[0][0]))
-    sample = sorted(random.Random(a.seed).sample(sorted(others), min(SAMPLE_P, len(others))))
+    drawn = sorted(others, key=lambda o: hashlib.sha256(f'{a.seed}:{o[0]}.{o[1]}'.encode()).hexdigest())
+    sample = sorted(drawn[:SAMPLE_P])
     judged = judged_rows()
+    named_pairs = {(c['struct'], c['field'], w, r[0]) for c in cands for w, _, _ in c['writers'] for r in c['readers']}
+    gone = Counter(v for k, (v, _) in judged.items() if k not in named_pairs)
     verdicts = Counter()
     todo = []
     for st, fld, lock, w, r in sample:
@@ -322,6 +329,9 @@ def upstream_main(a: argparse.Namespace) -> int:
               f'judged by hand in configs/plain-readers-judged.tsv: race {verdicts["race"]}, no race '
               f'{verdicts["no-race"]}, unsure {verdicts["unsure"]}, not judged {verdicts["not judged"]}'
               + (f'; **precision {pct(verdicts["race"], j)} of the {j} judged race/no-race**.' if j else '.')]
+    if gone:
+        lines += ['', 'Judged pairs the pass no longer names (a rule change left them out): '
+                  + ', '.join(f'{v} {n}' for v, n in sorted(gone.items())) + '.']
     text = '\n'.join(lines) + '\n'
     (results / 'upstream.md').write_text(text)
     print(text)

@@ -82,6 +82,33 @@ class Candidates(unittest.TestCase):
         self.assertIn(('s', 'n'), cands(WRITER + READER + other))
         self.assertEqual(cands(WRITER + READER + other.replace('foo_init', 'foo_reset')), {})
 
+    def test_local_struct_passed_on_is_left_out_on_the_write_side(self):
+        st = ('void tmp(struct t *o)\n{\n\tstruct s y;\n\tspin_lock(&g);\n\ty.n = 1;\n\tsend(o, &y);\n'
+              '\tspin_unlock(&g);\n}\n')
+        self.assertEqual(cands(st + READER), {})
+        # the same store through a pointer the function is given is a writer
+        self.assertIn(('s', 'n'), cands(st.replace('struct s y;', 'struct s *p = get(o);').replace('y.n', 'p->n')
+                                        + READER))
+
+    def test_fresh_writer_under_a_lock_is_left_out(self):
+        fresh = ('void add(struct s *x)\n{\n\tspin_lock(&g);\n\tx = kzalloc(sizeof(*x), GFP_ATOMIC);\n'
+                 '\tx->n = 1;\n\tlist_add(&x->node, &head);\n\tspin_unlock(&g);\n}\n')
+        self.assertEqual(cands(fresh + READER), {})
+        self.assertIn(('s', 'n'), cands(fresh.replace('\tx = kzalloc(sizeof(*x), GFP_ATOMIC);\n', '') + READER))
+
+    def test_teardown_named_reader_is_left_out(self):
+        td = 'void s_free(struct s *x)\n{\n\tkfree(x->n);\n}\n'
+        self.assertEqual(cands(WRITER + td), {})
+        self.assertIn(('s', 'n'), cands(WRITER + td.replace('s_free', 's_flush')))
+
+    def test_rcu_accessors_are_marked(self):
+        rd = 'int get(struct s *x)\n{\n\treturn rcu_dereference(x->n);\n}\n'
+        self.assertEqual(cands(WRITER + rd), {})
+        # rcu_assign_pointer() without the lock is a racing writer: it vetoes
+        pub = 'void pub(struct s *x, int v)\n{\n\trcu_assign_pointer(x->n, v);\n}\n'
+        self.assertEqual(cands(WRITER + READER + pub), {})
+        self.assertIn(('s', 'n'), cands(WRITER + READER + pub.replace('rcu_assign_pointer(x->n, v)', 'use(x->n, v)')))
+
 
 class CallerHeld(unittest.TestCase):
     HELPER = 'static void __set(struct s *x, int v)\n{\n\tx->n = v;\n}\n'

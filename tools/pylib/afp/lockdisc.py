@@ -41,7 +41,19 @@ blanked by afp/races.py's race_blank()), each function:
     function named with one of INIT_NAMES (fq_init, sock_init_data,
     sk_clone_lock) for an access there with no lock held ('init-name':
     a naming convention, not a proof, and only for this pass: the store
-    pass still converts such a store of a shared field).
+    pass still converts such a store of a shared field). On the write side
+    race_verdict() is asked with or without a lock held (a store into an
+    object the function has just allocated is 'fresh' under a lock too),
+    and a store x.f into a local struct is 'on-stack' even when its
+    address is passed on (the callee reads it on the same thread; a local
+    published to another thread and written after that is a miss). On the
+    read side, a plain read with no lock held in a function named with one
+    of TEARDOWN_NAMES (foo_free, foo_release, sk_destruct) is left out
+    ('teardown-name': it runs after the last reference, by convention).
+  * marked accesses: WRITE_ONCE(), smp_store_release(), rcu_assign_pointer(),
+    RCU_INIT_POINTER() and our store accessors are marked stores;
+    READ_ONCE(), smp_load_acquire(), rcu_dereference*(), rcu_access_pointer(),
+    srcu_dereference*() and our load accessors are marked reads.
 Across files (candidates()): a field struct S::f is a candidate when it
 has at least one write that can race, every such write (plain, WRITE_ONCE()
 or read-modify-write) holds a common exclusive lock L, and some plain read
@@ -95,6 +107,13 @@ CALL_RE = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
 # tcp_create_openreq_child()): an access there with no lock held is left
 # out on both sides ('init-name').
 INIT_NAMES = {'init', 'alloc', 'create', 'new', 'clone'}
+# A function with one of these words in its name tears an object down after
+# its last reference (cec_notifier_release(), dmz_free_mblock(),
+# l2cap_sock_destruct()): a read there with no lock held is left out
+# ('teardown-name'); a write there still counts.
+TEARDOWN_NAMES = {'free', 'release', 'destroy', 'destruct', 'cleanup', 'teardown'}
+MARKED_READ_RE = re.compile(r'\b(?:READ_ONCE|rcu_dereference\w*|rcu_access_pointer|srcu_dereference\w*)\s*\(\s*$')
+MARKED_WRITE_RE = re.compile(r'\b(?:WRITE_ONCE|rcu_assign_pointer|RCU_INIT_POINTER)\s*\(\s*$')
 KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'typeof', '__typeof__', 'do', 'else'}
 
 # An access record: (kind, struct, field, function, line, col, locks, why)
@@ -198,9 +217,9 @@ def scan(text: str) -> dict:
         prev_end = end + 1
         types = _types(code, head_start, end)
         body = code[start:end]
-        stack = {m.group(3) for m in DECL_RE.finditer(code, start, end) if not m.group(2)
-                 and not re.search(r'\bstatic\s+(?:const\s+)?$', code[max(start, m.start() - 20):m.start()])
-                 and not re.search(r'&\s*%s\b' % m.group(3), body)}
+        local = {m.group(3) for m in DECL_RE.finditer(code, start, end) if not m.group(2)
+                 and not re.search(r'\bstatic\s+(?:const\s+)?$', code[max(start, m.start() - 20):m.start()])}
+        stack = {v for v in local if not re.search(r'&\s*%s\b' % v, body)}
         hdr = frozenset(lock_name(race_args(head, m.end() - 1)[0], types) for m in MUST_HOLD_RE.finditer(head))
         events = _events(code, start, end, types)
         info[name] = [bool(re.search(r'\bstatic\b', head)), False, sorted(hdr)]
@@ -208,7 +227,9 @@ def scan(text: str) -> dict:
             if m.group(1) in defined and m.group(1) not in KEYWORDS:
                 calls.append((name, m.group(1), tuple(sorted(held_at(code, events, m.start(), hdr)))))
         init = bool(RACE_INIT_RE.search(head))
-        init_name = bool(INIT_NAMES & set(name.lower().split('_')))
+        words = set(name.lower().split('_'))
+        init_name = bool(INIT_NAMES & words)
+        teardown_name = bool(TEARDOWN_NAMES & words)
         for m in ACCESS_RE.finditer(code, start, end):
             var, op, fld = m.groups()
             t = types.get(var)
@@ -239,9 +260,9 @@ def scan(text: str) -> dict:
             line, col = _line_col(code, m.start(3), starts)
             if marked:
                 kind = marked
-            elif re.search(r'\bWRITE_ONCE\s*\(\s*$', before) and re.match(r'\s*,', after):
+            elif MARKED_WRITE_RE.search(before) and re.match(r'\s*,', after):
                 kind = 'mw'
-            elif re.search(r'\bREAD_ONCE\s*\(\s*$', before):
+            elif MARKED_READ_RE.search(before):
                 kind = 'mr'
             elif re.match(r'\s*(?:[-+*/%&|^]|<<|>>)=|\s*(?:\+\+|--)', after) or before.rstrip().endswith(('++', '--')):
                 kind = 'rmw'
@@ -256,16 +277,15 @@ def scan(text: str) -> dict:
                 why = 'init'
             elif init_name and not locks:
                 why = 'init-name'
-            elif op == '.' and var in stack:
-                # a local struct (not a pointer, not static) whose address
-                # the function does not take, on both sides, lock or not
+            elif op == '.' and (var in stack or (var in local and kind not in ('r', 'mr'))):
+                # a local struct (not a pointer, not static): on both sides
+                # when its address is not taken, on the write side when it is
                 why = 'on-stack'
             elif kind in ('r', 'mr'):
-                why = ''   # fresh objects are not looked for on the read side
+                # fresh objects are not looked for on the read side
+                why = 'teardown-name' if teardown_name and not locks else ''
             elif name in UNPUBLISHED:
                 why = 'unpublished'
-            elif locks:
-                why = ''   # a write under a lock counts for the lock, whatever else holds
             else:
                 verdict, _ = race_verdict(text, line, col, fld, 'rmw' if kind == 'rmw' else 'store', cache)
                 why = verdict if verdict in ('init', 'unpublished', 'fresh', 'on-stack', 'seqcount') else ''

@@ -5,15 +5,18 @@ Guarantees: every .c and .h file outside tools/, scripts/, Documentation/
 and samples/ is scanned once per blob: results are cached by git blob id
 under the cache directory, in a subdirectory named by a hash of the code
 and table the scan depends on, so an edit of either starts afresh; files
-are scanned by `jobs` processes with a progress line every 5%.
+are scanned by `jobs` processes with a progress line every 5%. Given field
+names (tools/convert --field), only the files that name one of them as a
+word are scanned: a field's candidacy depends on no other file.
 Does not: convert anything, or read files outside the git index.
 """
 
 import json
+import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from . import lockdisc
 from .git import EXCLUDE
@@ -28,11 +31,28 @@ def _scan_one(arg: Tuple[str, str]) -> Tuple[str, str]:
     return path, json.dumps(lockdisc.scan(Path(ksrc, path).read_text(errors='surrogateescape')))
 
 
+def naming(ksrc: str, names: Iterable[str]) -> set:
+    """The indexed files that name one of names as a word (git grep)."""
+    cmd = ['git', '-C', ksrc, 'grep', '-l', '-w', '-F', '--cached']
+    for n in sorted(set(names)):
+        cmd += ['-e', n]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode not in (0, 1):
+        raise SystemExit(f'error: {" ".join(cmd[:8])} ...: {out.stderr.strip()}')
+    return set(out.stdout.split())
+
+
 def scan_tree(ksrc: str, blobs: Dict[str, str], cache_dir: Optional[Path], jobs: int,
-              label: str = 'plain-reader pass') -> Dict[str, dict]:
-    """path -> lockdisc.scan() record, for every C file of the tree."""
+              label: str = 'plain-reader pass', names: Iterable[str] = ()) -> Dict[str, dict]:
+    """path -> lockdisc.scan() record, for every C file of the tree (that
+    names one of names, when given)."""
     excluded = tuple(e[2:] for e in EXCLUDE)
     files = sorted(p for p in blobs if p.endswith(('.c', '.h')) and not p.startswith(excluded))
+    names = list(names)
+    if names:
+        some = naming(ksrc, names)
+        files = [f for f in files if f in some]
+        label += f' ({len(names)} field names)'
     cache = Cache(cache_dir, '\0'.join(f.read_text() for f in SALT))
     recs: Dict[str, dict] = {}
     todo = []
@@ -56,9 +76,10 @@ def scan_tree(ksrc: str, blobs: Dict[str, str], cache_dir: Optional[Path], jobs:
     return recs
 
 
-def candidates_of(ksrc: str, blobs: Dict[str, str], cache_dir: Optional[Path], jobs: int) -> List[dict]:
+def candidates_of(ksrc: str, blobs: Dict[str, str], cache_dir: Optional[Path], jobs: int,
+                  names: Iterable[str] = ()) -> List[dict]:
     t0 = time.monotonic()
-    recs = scan_tree(ksrc, blobs, cache_dir, jobs)
+    recs = scan_tree(ksrc, blobs, cache_dir, jobs, names=names)
     cands = lockdisc.candidates(recs)
     print(f'  plain-reader pass: {len(cands)} fields written under one lock and read without it '
           f'({time.monotonic() - t0:.0f}s)', flush=True)
