@@ -33,8 +33,11 @@ refills: a field that stays a candidate stays drawn), are matched against
 the hand judgments in configs/plain-readers-judged.tsv (struct, field,
 writer, reader, verdict race|no-race|unsure, why); rows not judged yet are
 written to $RESULTS/recall/upstream-sample.tsv with the code lines, and
-counted as not judged, never as either verdict. Judged pairs the pass no
-longer names are counted by verdict: what a rule change took away.
+counted as not judged, never as either verdict. The precision figure is
+taken over every judged pair the pass still names (this sample's and those
+of earlier samples, each uniform over the candidates of its day); judged
+pairs the pass no longer names are counted by verdict: what a rule change
+took away.
 """
 
 import argparse
@@ -325,10 +328,17 @@ def upstream_main(a: argparse.Namespace) -> int:
     lines += ['', 'Why the others were missed (the pass\'s own records of the site):', '']
     lines += markdown_table(('side', 'reason', 'sites'), [(k, w, n) for (k, w), n in sorted(reasons.items(), key=lambda x: -x[1])])
     j = verdicts['race'] + verdicts['no-race']
-    lines += ['', f'Precision on {len(sample)} of the {len(others)} candidates upstream did not mark (seed {a.seed}), '
-              f'judged by hand in configs/plain-readers-judged.tsv: race {verdicts["race"]}, no race '
-              f'{verdicts["no-race"]}, unsure {verdicts["unsure"]}, not judged {verdicts["not judged"]}'
-              + (f'; **precision {pct(verdicts["race"], j)} of the {j} judged race/no-race**.' if j else '.')]
+    lines += ['', f'This run\'s sample: the {len(sample)} of the {len(others)} candidates upstream did not mark '
+              f'with the lowest sha256 of \'{a.seed}:struct.field\', judged by hand in '
+              f'configs/plain-readers-judged.tsv: race {verdicts["race"]}, no race {verdicts["no-race"]}, '
+              f'unsure {verdicts["unsure"]}, not judged {verdicts["not judged"]}'
+              + (f'; precision {pct(verdicts["race"], j)} of its {j} judged race/no-race.' if j else '.')]
+    still = Counter(v for k, (v, _) in judged.items() if k in named_pairs)
+    js = still['race'] + still['no-race']
+    if js:
+        lines += ['', f'Every judged pair the pass still names (this sample and earlier ones, each drawn uniformly '
+                  f'from the candidates of its day): race {still["race"]}, no race {still["no-race"]}, unsure '
+                  f'{still["unsure"]}; **precision {pct(still["race"], js)} of {js}**.']
     if gone:
         lines += ['', 'Judged pairs the pass no longer names (a rule change left them out): '
                   + ', '.join(f'{v} {n}' for v, n in sorted(gone.items())) + '.']

@@ -109,6 +109,13 @@ class Candidates(unittest.TestCase):
         self.assertEqual(cands(WRITER + READER + pub), {})
         self.assertIn(('s', 'n'), cands(WRITER + READER + pub.replace('rcu_assign_pointer(x->n, v)', 'use(x->n, v)')))
 
+    def test_if0_is_dead_code(self):
+        dead = 'int get(struct s *x)\n{\n#if 0\n\treturn x->n;\n#else\n\treturn 0;\n#endif\n}\n'
+        self.assertEqual(cands(WRITER + dead), {})
+        self.assertIn(('s', 'n'), cands(WRITER + dead.replace('#if 0', '#if 1')))
+        self.assertIn(('s', 'n'), cands(WRITER + dead.replace('\treturn x->n;\n#else\n\treturn 0;',
+                                                              '\treturn 0;\n#else\n\treturn x->n;')))
+
 
 class CallerHeld(unittest.TestCase):
     HELPER = 'static void __set(struct s *x, int v)\n{\n\tx->n = v;\n}\n'

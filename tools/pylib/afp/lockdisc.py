@@ -8,7 +8,8 @@ another function holds no L: the pattern of upstream's "annotate data-races
 around sk->..." fixes, whose readers are still plain.
 
 One file at a time, on its text (comments, strings and preprocessor lines
-blanked by afp/races.py's race_blank()), each function:
+blanked by afp/races.py's race_blank(), '#if 0' branches by blank_if0()),
+each function:
   * typed bases: a parameter or local declared 'struct S *x' or 'struct S x'
     in the function (one declarator per declaration is seen; the first of
     'struct S *a, *b' only); an access is x->f or x.f on such a base;
@@ -199,9 +200,34 @@ def covers(locks: Iterable[str], lock: str) -> bool:
     return any(lk == lock or lk == lock + ' (shared)' for lk in locks)
 
 
+IF_RE = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$')
+
+
+def blank_if0(text: str) -> str:
+    """text with the lines of each '#if 0' branch (up to its #else, #elif
+    or #endif, nesting counted) turned into blank lines: dead code."""
+    out, stack = [], []   # stack: True where the enclosing branch is dead
+    for line in text.split('\n'):
+        m = IF_RE.match(line)
+        dead = any(stack)
+        if m:
+            d, rest = m.groups()
+            if d in ('if', 'ifdef', 'ifndef'):
+                stack.append(d == 'if' and rest.strip() == '0')
+            elif d in ('elif', 'else') and stack:
+                stack[-1] = False
+            elif d == 'endif' and stack:
+                stack.pop()
+            out.append(line)
+            continue
+        out.append('' if dead else line)
+    return '\n'.join(out)
+
+
 def scan(text: str) -> dict:
     """The records of one file: {'acc': [Access], 'funcs': {name: [static,
     address taken, header locks]}, 'calls': [(caller, callee, locks)]}."""
+    text = blank_if0(text)
     code = race_blank(text)
     funcs = race_functions(code)
     starts = [0] + [m.end() for m in re.finditer('\n', code)]
