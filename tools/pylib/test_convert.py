@@ -158,6 +158,23 @@ class TemplateTest(unittest.TestCase):
         self.assertEqual(cv.subsystem('mm/slub.c'), 'mm')
         self.assertEqual(cv.subsystem('drivers/net/phy/phy.c'), 'drivers/net/phy')
         self.assertEqual(msg.subject_prefix('kernel/time'), 'time')
+        self.assertEqual(msg.subject_prefix('net/core'), 'net')
+        self.assertEqual(msg.subject_prefix('net/sched'), 'net/sched')
+
+    def test_message_of_a_commit_with_lockless_reads_only(self):
+        cand = {'struct': 'sock', 'field': 'f', 'lock': 'lock_sock(struct sock)',
+                'writers': [('net/core/sock.c:10', 'w', 'set')], 'readers': [('net/sched/q.c:5', 0, 'q')]}
+        sites = [cv.Site('store', 'sock', 'f', 'net/core/sock.c', 10),
+                 cv.Site('plain-read', 'sock', 'f', 'net/sched/q.c', 5, 'without lock_sock(struct sock)')]
+        text = msg.commit_message('net/sched', ['net/sched/q.c'], sites, {}, 'tools/convert x', '', [cand])
+        self.assertTrue(text.startswith('net/sched: mark the lockless reads of fields written under a lock\n'))
+        self.assertIn('written under lock_sock(struct sock) (net/core/sock.c:10), read without it at 1 site; here:',
+                      ' '.join(text.split()))
+        self.assertNotIn('Mark the stores', text)
+        both = msg.commit_message('net/core', ['net/core/sock.c', 'net/sched/q.c'], sites, {}, 'tools/convert x', '',
+                                  [cand])
+        self.assertTrue(both.startswith('net: mark the lockless accesses to fields written under a lock\n'))
+        self.assertIn('(1 writer), read without it at 1 site:', ' '.join(both.split()))
 
     def test_spec_for(self):
         self.assertEqual(cv.spec_for(['fs/', 'mm/slub.c'])[:3], ['fs/*.c', 'fs/*.h', 'mm/slub.c'])

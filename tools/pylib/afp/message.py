@@ -26,7 +26,17 @@ def subsystem(path: str) -> str:
 
 
 def subject_prefix(group: str) -> str:
+    """fs/overlayfs -> overlayfs, kernel/sched -> sched; networking as
+    netdev spells it: net/core -> net, net/sched -> net/sched."""
+    if group == 'net/core':
+        return 'net'
+    if group.startswith('net/'):
+        return group
     return group.rsplit('/', 1)[-1]
+
+
+def _plural(n: int, word: str) -> str:
+    return f'{n} {word}' + ('' if n == 1 else 's')
 
 
 WIDTH = 75  # checkpatch's limit for a commit description line
@@ -60,22 +70,41 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
     readers: Dict[Tuple[str, str], List[str]] = defaultdict(list)
     for f in fields.values():
         readers[(f.struct, f.name)] += f.readers
-    lines = [f'{subject_prefix(group)}: use atomic_store_relaxed_from_ptr() for fields read locklessly', '',
-             'The fields below are read locklessly, so a plain store to them is a',
-             'data race, which the compiler may tear or fuse. Mark the stores with',
-             'atomic_store_relaxed_from_ptr(): the same code as WRITE_ONCE(), with',
-             'the guarantee in its name.']
+    if plain and done:
+        subject = 'mark the lockless accesses to fields written under a lock'
+    elif plain:
+        subject = 'mark the lockless reads of fields written under a lock'
+    else:
+        subject = 'use atomic_store_relaxed_from_ptr() for fields read locklessly'
+    lines = [f'{subject_prefix(group)}: {subject}', '']
+    if done:
+        lines += ['The fields below are read locklessly, so a plain store to them is a',
+                  'data race, which the compiler may tear or fuse. Mark the stores with',
+                  'atomic_store_relaxed_from_ptr(): the same code as WRITE_ONCE(), with',
+                  'the guarantee in its name.']
+    else:
+        lines += ['The fields below are written with a lock held and read here without',
+                  'it, so each such read is a data race, which the compiler may tear,',
+                  'fuse or refetch. Mark the reads with atomic_load_relaxed_from_ptr():',
+                  'the same code as READ_ONCE(), with the guarantee in its name. The',
+                  'writers are marked where their files are converted.']
     if any(s.kind == 'rmw-store' for s in done):
         lines += ['', 'A read-modify-write done with the writers\' lock held keeps its plain',
                   'load, which the lock orders against the other writers, and marks the',
                   'store: x->f = x->f op v, as WRITE_ONCE() is used upstream.']
     lines.append('')
-    if plain:
+    if plain and done:
         lines += ['', 'Some of these fields are found from their lock discipline: every',
                   'writer holds one lock, and a plain read elsewhere does not hold it',
                   '(tools/convert --plain-readers). Both sides are marked: the writers',
                   'as above, the reads without the lock with',
                   'atomic_load_relaxed_from_ptr(); reads under the lock stay plain',
+                  '(tools/memory-model/Documentation/access-marking.txt).']
+        lines.append('')
+    elif plain:
+        lines += ['', 'They are found from their lock discipline: every writer holds one',
+                  'lock, and a plain read elsewhere does not hold it (tools/convert',
+                  '--plain-readers). Reads under the lock stay plain',
                   '(tools/memory-model/Documentation/access-marking.txt).']
         lines.append('')
     if reason:
@@ -90,9 +119,10 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
         ss = by_field.get((st, name), [])
         c = lock_of.get((st, name))
         if c:
-            lines += _wrap(f'struct {st}::{name}, written under {c["lock"]} '
-                           f'({len(c["writers"])} writers), read without it at '
-                           f'{len(c["readers"])} sites:', '  ', '    ')
+            ws = c['writers']
+            by = (', '.join(w for w, _, _ in ws) if not ss and len(ws) <= 3 else _plural(len(ws), 'writer'))
+            lines += _wrap(f'struct {st}::{name}, written under {c["lock"]} ({by}), read without '
+                           f'it at {_plural(len(c["readers"]), "site")}' + (':' if ss else '; here:'), '  ', '    ')
             for s in sorted(ss, key=lambda s: (s.file, s.line)):
                 how = 'read-modify-write under ' + s.detail if s.kind == 'rmw-store' else 'store'
                 lines += _wrap(f'{s.file}:{s.line}, {how}', '    ', '      ')
