@@ -5,7 +5,9 @@ of the series and compare the result with the patch, message and diff.
 A patch is generated when its message says 'filled and run by' followed by
 a tools/convert command (convert.py writes that; command_from_message()
 reads it back). For patch N, a scratch worktree of $SRC is put at the
-series' commit N-1 and the command is run there, from the project root,
+series' commit N-1 (for a patch that follows others recording the same
+command, at the commit before the first of them: the command ran once and
+made them all) and the command is run there, from the project root,
 with the same discovery cache; the commit it makes must equal commit N of
 branch $BRANCH: the same 'git show --format=%B' text (message, sign-off and
 diff).
@@ -39,11 +41,28 @@ from afp.git import git, worktree_at  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def check_one(src: str, tree: str, commit: str, argv: List[str], results: Path) -> str:
-    """'' when the rerun reproduces commit, else what differs."""
+def first_of_run(todo: List[Tuple[int, str, List[str]]]) -> Dict[str, str]:
+    """commit -> the first commit of the run of consecutive generated patches
+    that record the same command (one command commits several directories:
+    fs and fs/overlayfs; net/core and net/sched): the command ran once, on
+    the tree before that first commit."""
+    first: Dict[str, str] = {}
+    prev_n, prev_argv, start = None, None, ''
+    for n, commit, argv in todo:
+        if argv != prev_argv or prev_n is None or n != prev_n + 1:
+            start = commit
+        first[commit] = start
+        prev_n, prev_argv = n, argv
+    return first
+
+
+def check_one(src: str, tree: str, commit: str, argv: List[str], results: Path, base: str = '') -> str:
+    """'' when the rerun, on the tree before base (default: commit),
+    reproduces commit, else what differs."""
     if argv[:1] != ['tools/convert']:
         return f'recorded command is not tools/convert: {argv[:2]}'
-    worktree_at(src, tree, commit + '^')
+    base = base or commit
+    worktree_at(src, tree, base + '^')
     # The tree and the result dir go through the environment: options would
     # change the command line the message records.
     cmd = [sys.executable, str(ROOT / 'tools/pylib/convert.py'), *argv[1:]]
@@ -61,7 +80,7 @@ def check_one(src: str, tree: str, commit: str, argv: List[str], results: Path) 
         rc = p.wait()
     if rc:
         return f'tools/convert exited {rc}; see {results}/convert.log'
-    made = git(tree, 'rev-list', '--reverse', f'{commit}^..HEAD').split()
+    made = git(tree, 'rev-list', '--reverse', f'{base}^..HEAD').split()
     if not made:
         return 'the rerun made no commit (nothing to convert any more?)'
     # One command may commit several subsystems (fs and fs/overlayfs): the
@@ -133,12 +152,13 @@ def main() -> int:
     refused = refusals(REFUSED.read_text())
     # (progress line, FAIL label, PASS line, check returning '' or why it failed)
     checks = []
+    first = first_of_run(todo)
     for n, commit, argv in todo:
         subject = git(src, 'log', '-1', '--format=%s', commit).strip()
         checks.append((f'patch {n}: {" ".join(argv)}', f'patch {n} ({subject})',
                        f'patch {n} ({subject}) regenerates identically',
                        lambda n=n, c=commit, a=argv: check_one(src, os.path.join(work, 'regen'), c, a,
-                                                               results / f'regen-{n:04d}')))
+                                                               results / f'regen-{n:04d}', first[c])))
     for i, (kind, count, args) in enumerate(refused, 1):
         what = f'refused: {" ".join(args)}'
         checks.append((what, what, f'{what}: no store converted, {count} reported as {kind}',

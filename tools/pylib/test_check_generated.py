@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests for check_generated.py's refusal table and verdict (no spatch)."""
+"""Tests for check_generated.py's refusal table and verdict, and how it groups
+the patches one command made (no spatch)."""
 
 import unittest
 
@@ -41,3 +42,14 @@ class RefusalVerdictTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class FirstOfRunTest(unittest.TestCase):
+    def test_one_command_several_commits(self):
+        a, b = ['tools/convert', 'x', 'fs'], ['tools/convert', 'y', 'kernel/sched']
+        todo = [(7, 'c7', a), (8, 'c8', a), (9, 'c9', b), (10, 'c10', a), (11, 'c11', a)]
+        self.assertEqual(cg.first_of_run(todo), {'c7': 'c7', 'c8': 'c7', 'c9': 'c9', 'c10': 'c10', 'c11': 'c10'})
+
+    def test_a_gap_starts_a_new_run(self):
+        a = ['tools/convert', 'x']
+        self.assertEqual(cg.first_of_run([(7, 'c7', a), (9, 'c9', a)]), {'c7': 'c7', 'c9': 'c9'})
