@@ -9,8 +9,9 @@ import unittest
 from afp import lockdisc
 
 
-def cands(*texts):
-    recs = {f'f{i}.c': json.loads(json.dumps(lockdisc.scan(t))) for i, t in enumerate(texts)}
+def cands(*texts, names=None):
+    names = names or [f'f{i}.c' for i in range(len(texts))]
+    recs = {n: json.loads(json.dumps(lockdisc.scan(t))) for n, t in zip(names, texts)}
     return {(c['struct'], c['field']): c for c in lockdisc.candidates(recs)}
 
 
@@ -159,3 +160,30 @@ class Names(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class CallerInAnotherFile(unittest.TestCase):
+    READER = 'int get(struct s *x)\n{\n\treturn x->n;\n}\n'
+    CALLER = 'void use(struct s *x)\n{\n\tlock_sock(x);\n\tget(x);\n\trelease_sock(x);\n}\n'
+
+    def test_every_caller_in_other_files_holds(self):
+        self.assertEqual(cands(WRITER, self.READER, self.CALLER), {})
+
+    def test_one_caller_without_the_lock(self):
+        bare = 'void peek(struct s *x)\n{\n\tget(x);\n}\n'
+        self.assertIn(('s', 'n'), cands(WRITER, self.READER, self.CALLER, bare))
+
+    def test_used_as_a_value_elsewhere(self):
+        ops = 'static const struct ops o = {\n\t.get = get,\n};\n'
+        self.assertIn(('s', 'n'), cands(WRITER, self.READER, self.CALLER, ops))
+
+    def test_never_called_from_another_file(self):
+        self.assertIn(('s', 'n'), cands(WRITER, self.READER))
+
+    def test_header_inline_writer_takes_its_callers_lock(self):
+        hdr = 'static inline void set_n(struct s *x, int v)\n{\n\tx->n = v;\n}\n'
+        caller = 'void change(struct s *x)\n{\n\tspin_lock(&x->lk);\n\tset_n(x, 1);\n\tspin_unlock(&x->lk);\n}\n'
+        got = cands(hdr, caller, self.READER, names=['s.h', 'a.c', 'b.c'])
+        self.assertEqual(got[('s', 'n')]['lock'], 'struct s->lk')
+        bare = 'void reset(struct s *x)\n{\n\tset_n(x, 0);\n}\n'
+        self.assertEqual(cands(hdr, caller, self.READER, bare, names=['s.h', 'a.c', 'b.c', 'c.c']), {})

@@ -29,13 +29,21 @@ each function:
     and down_read*() are shared holds: they count for a reader, not for a
     writer. rcu_read_lock() is not a lock here: an RCU reader is lockless
     with respect to L.
-  * caller-held locks (interprocedural, DEPTH levels of callers, same file
-    only): a static function that is called in this file and whose address
-    is never taken (no ops table, no function pointer) holds L when every
-    call site of it holds L, counting what the caller itself inherits, up
-    to DEPTH (2) levels up. A function whose name appears other than as a
-    call (.open = foo_open, fn = foo, an argument) is assumed to hold
-    nothing beyond what it takes itself.
+  * caller-held locks (interprocedural): a static function that is called
+    in this file and whose address is never taken (no ops table, no
+    function pointer) holds L when every call site of it holds L, counting
+    what the caller itself inherits, up to DEPTH (2) levels up. A function
+    other files can call (not static, or static inline in a header) holds
+    L when it is called from another file and every call site, here and in
+    the other files, holds L (one level across files: what the calling
+    function holds at the call, not what it inherits). A function whose
+    name appears other than as a call (.open = foo_open, fn = foo, an
+    argument), in its file or, for one other files can call, in any file,
+    is assumed to hold nothing beyond what it takes itself; so is a
+    non-static function no other file calls (its callers may be modules or
+    pointers the tree does not show). Functions are matched by name: two
+    non-static functions of one name in different files share their call
+    sites.
   * the cannot-race categories of the store pass (race_verdict(): init,
     unpublished, fresh, on-stack, seqcount) exclude a write from the
     writers, and a read (init, on-stack) from the readers; so does a
@@ -66,7 +74,7 @@ Guarantees: pure functions of the text they are given; the same text gives
 the same records (cacheable by blob id).
 Does not: follow control flow (a lock taken on one branch counts for the
 code after it), tell lock instances apart (two 'struct sock' locks are the
-same L), look at callers in other files, type bases the function does not
+same L), follow callers in other files more than one level, type bases the function does not
 declare (x->a.f, x->a->f, globals, typedefs, macro arguments), see accesses
 inside macro bodies, or judge reads through a pointer the caller passes
 (&x->f).
@@ -103,6 +111,7 @@ MUST_HOLD_RE = re.compile(r'\b__must_hold\s*\(')
 DECL_RE = re.compile(r'\bstruct\s+(\w+)\s*((?:\*\s*(?:const\s+)?)*)(\w+)\s*(?=[=;,)\[])')
 ACCESS_RE = re.compile(r'\b([A-Za-z_]\w*)\s*(->|\.)\s*([A-Za-z_]\w*)\b')
 CALL_RE = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+VALUE_RE = re.compile(r'(?:[=,(]|&)\s*&?\s*([a-z_]\w*)\s*(?=[,;)}])')
 # A function with one of these words in its name fills in an object before
 # it is published (fq_init() as Qdisc_ops.init, sock_init_data(),
 # tcp_create_openreq_child()): an access there with no lock held is left
@@ -236,6 +245,7 @@ def scan(text: str) -> dict:
     acc: List[Access] = []
     calls: List[Tuple[str, str, Tuple[str, ...]]] = []
     info: Dict[str, list] = {}
+    xcalls: Dict[str, FrozenSet[str]] = {}
     prev_end = 0
     for name, head, start, end in funcs:
         head_start = code.rfind(head[:40], prev_end, start) if head else start
@@ -250,8 +260,15 @@ def scan(text: str) -> dict:
         events = _events(code, start, end, types)
         info[name] = [bool(re.search(r'\bstatic\b', head)), False, sorted(hdr)]
         for m in CALL_RE.finditer(code, start, end):
-            if m.group(1) in defined and m.group(1) not in KEYWORDS:
-                calls.append((name, m.group(1), tuple(sorted(held_at(code, events, m.start(), hdr)))))
+            callee = m.group(1)
+            if callee in KEYWORDS or callee == name:
+                continue
+            held = held_at(code, events, m.start(), hdr)
+            if callee in defined:
+                calls.append((name, callee, tuple(sorted(held))))
+            elif re.match(r'[a-z_]\w*$', callee) and not code[max(0, m.start() - 2):m.start()].rstrip().endswith(('.', '>')):
+                # a call to a function of another file: what every such call here holds
+                xcalls[callee] = xcalls[callee] & held if callee in xcalls else held
         init = bool(RACE_INIT_RE.search(head))
         words = set(name.lower().split('_'))
         init_name = bool(INIT_NAMES & words)
@@ -320,25 +337,43 @@ def scan(text: str) -> dict:
     for m in re.finditer(r'\b([A-Za-z_]\w*)\b(?!\s*\()', code):
         if m.group(1) in info:
             info[m.group(1)][1] = True
-    return {'acc': acc, 'funcs': info, 'calls': calls}
+    # Names used as values (an initializer, an assignment, an argument, &f):
+    # a function of another file named so is called through a pointer.
+    refs = sorted({m.group(1) for m in VALUE_RE.finditer(code)} - set(info) - KEYWORDS)
+    return {'acc': acc, 'funcs': info, 'calls': calls,
+            'xcalls': {k: sorted(v) for k, v in sorted(xcalls.items())}, 'refs': refs}
 
 
 def inherited(funcs: Dict[str, list], calls: Sequence[Tuple[str, str, Sequence[str]]],
-              depth: int = DEPTH) -> Dict[str, FrozenSet[str]]:
+              depth: int = DEPTH, extern: Optional[Dict[str, Optional[FrozenSet[str]]]] = None,
+              header: bool = False) -> Dict[str, FrozenSet[str]]:
     """function -> locks every caller in the file holds at its call sites
     (with what the caller inherits, depth levels up); only for static
-    functions whose address is not taken and that are called here."""
+    functions whose address is not taken and that are called here. With
+    extern (function -> the locks every call in other files holds, None
+    when some other file uses it as a value), a function other files can
+    call (not static, or static inline in a header) also counts those
+    call sites, one level: it holds L when every call site here and there
+    holds L, and it is called somewhere."""
     sites: Dict[str, List[Tuple[str, FrozenSet[str]]]] = defaultdict(list)
     for caller, callee, locks in calls:
         if caller != callee:
             sites[callee].append((caller, frozenset(locks)))
+    extern = extern or {}
     got: Dict[str, FrozenSet[str]] = {}
     for _ in range(depth):
         new: Dict[str, FrozenSet[str]] = {}
         for f, (static, taken, _hdr) in funcs.items():
-            if not static or taken or not sites.get(f):
+            shared = not static or header
+            if taken or (shared and f in extern and extern[f] is None):
                 continue
-            sets = [locks | got.get(caller, frozenset()) for caller, locks in sites[f]]
+            sets = [locks | got.get(caller, frozenset()) for caller, locks in sites.get(f, ())]
+            if shared:
+                if f not in extern:
+                    continue   # never called from another file: callers unknown (modules, pointers)
+                sets.append(extern[f])
+            if not sets:
+                continue
             common = frozenset.intersection(*sets)
             if common:
                 new[f] = common
@@ -346,11 +381,27 @@ def inherited(funcs: Dict[str, list], calls: Sequence[Tuple[str, str, Sequence[s
     return got
 
 
-def file_accesses(path: str, rec: dict, depth: int = DEPTH) -> List[Tuple[str, str, str, str, int, int,
-                                                                            FrozenSet[str], str, str]]:
+def extern_calls(files: Dict[str, dict]) -> Dict[str, Optional[FrozenSet[str]]]:
+    """function name -> the locks every call from a file that does not
+    define it holds (None: some file uses the name as a value)."""
+    out: Dict[str, Optional[FrozenSet[str]]] = {}
+    for rec in files.values():
+        for name, locks in rec.get('xcalls', {}).items():
+            held = frozenset(locks)
+            out[name] = held if name not in out else (None if out[name] is None else out[name] & held)
+    for rec in files.values():
+        for name in rec.get('refs', ()):
+            if name in out:
+                out[name] = None
+    return out
+
+
+def file_accesses(path: str, rec: dict, depth: int = DEPTH,
+                  extern: Optional[Dict[str, Optional[FrozenSet[str]]]] = None
+                  ) -> List[Tuple[str, str, str, str, int, int, FrozenSet[str], str, str]]:
     """The accesses of one scanned file with the caller-held locks added:
     (kind, struct, field, function, line, col, locks, why, path)."""
-    inh = inherited(rec['funcs'], rec['calls'], depth)
+    inh = inherited(rec['funcs'], rec['calls'], depth, extern, path.endswith('.h'))
     return [(k, s, f, fn, ln, col, frozenset(locks) | inh.get(fn, frozenset()), why, path)
             for k, s, f, fn, ln, col, locks, why in rec['acc']]
 
@@ -365,8 +416,9 @@ def candidates(files: Dict[str, dict], depth: int = DEPTH) -> List[dict]:
     [{'struct', 'field', 'lock', 'writers': [(loc, kind, locks)],
     'readers': [(loc, col, function)], 'locked_readers': [loc]}]."""
     by: Dict[Tuple[str, str], list] = defaultdict(list)
+    extern = extern_calls(files)
     for path, rec in files.items():
-        for a in file_accesses(path, rec, depth):
+        for a in file_accesses(path, rec, depth, extern):
             by[(a[1], a[2])].append(a)
     out = []
     for (s, f), accs in sorted(by.items()):

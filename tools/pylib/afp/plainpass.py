@@ -7,7 +7,10 @@ under the cache directory, in a subdirectory named by a hash of the code
 and table the scan depends on, so an edit of either starts afresh; files
 are scanned by `jobs` processes with a progress line every 5%. Given field
 names (tools/convert --field), only the files that name one of them as a
-word are scanned: a field's candidacy depends on no other file.
+word are scanned, and the files that name a function of theirs accessing
+one of the fields that other files can call (its callers, for
+afp/lockdisc.py's cross-file rule): a field's candidacy depends on no
+other file.
 Does not: convert anything, or read files outside the git index.
 """
 
@@ -44,15 +47,29 @@ def naming(ksrc: str, names: Iterable[str]) -> set:
 
 def scan_tree(ksrc: str, blobs: Dict[str, str], cache_dir: Optional[Path], jobs: int,
               label: str = 'plain-reader pass', names: Iterable[str] = ()) -> Dict[str, dict]:
-    """path -> lockdisc.scan() record, for every C file of the tree (that
-    names one of names, when given)."""
+    """path -> lockdisc.scan() record, for every C file of the tree (with
+    names: the files that name one of them, then the files that name a
+    function of theirs that other files can call and that accesses one of
+    the fields: its callers, which the cross-file rule reads)."""
     excluded = tuple(e[2:] for e in EXCLUDE)
     files = sorted(p for p in blobs if p.endswith(('.c', '.h')) and not p.startswith(excluded))
     names = list(names)
-    if names:
-        some = naming(ksrc, names)
-        files = [f for f in files if f in some]
-        label += f' ({len(names)} field names)'
+    if not names:
+        return _scan(ksrc, blobs, cache_dir, jobs, label, files)
+    some = naming(ksrc, names)
+    recs = _scan(ksrc, blobs, cache_dir, jobs, label + f' ({len(names)} field names)', [f for f in files if f in some])
+    wanted = set(names)
+    shared = {a[3] for path, rec in recs.items() for a in rec['acc']
+              if a[2] in wanted and (not rec['funcs'].get(a[3], [True])[0] or path.endswith('.h'))}
+    if shared:
+        callers = naming(ksrc, shared)
+        more = [f for f in files if f in callers and f not in recs]
+        recs.update(_scan(ksrc, blobs, cache_dir, jobs, label + f' (callers of {len(shared)} functions)', more))
+    return recs
+
+
+def _scan(ksrc: str, blobs: Dict[str, str], cache_dir: Optional[Path], jobs: int, label: str,
+          files: List[str]) -> Dict[str, dict]:
     cache = Cache(cache_dir, '\0'.join(f.read_text() for f in SALT))
     recs: Dict[str, dict] = {}
     todo = []
