@@ -211,10 +211,12 @@ def ground_truth(tree: str, blobs: Dict[str, str], newer: Path) -> List[upstream
     return sorted(out)
 
 
-def miss_reason(site: upstream.Site, recs: Dict[str, dict], cands: List[dict]) -> str:
-    """Why the pass did not name this upstream verdict, from its records."""
+def miss_reason(site: upstream.Site, recs: Dict[str, dict], cands: List[dict], extern=None) -> str:
+    """Why the pass did not name this upstream verdict, from its records
+    (with the locks callers hold, as the pass counts them)."""
     path, fn, field, kind = site
-    accs = [x for x in recs.get(path, {'acc': []})['acc'] if x[3] == fn and x[2] == field]
+    accs = [x for x in (lockdisc.file_accesses(path, recs[path], extern=extern) if path in recs else [])
+            if x[3] == fn and x[2] == field]
     if not accs:
         return 'no typed access (chain x->a.f, cast, macro, or base the function does not declare)'
     mine = [c for c in cands if c['field'] == field and c['struct'] in {x[1] for x in accs}]
@@ -277,10 +279,11 @@ def upstream_main(a: argparse.Namespace) -> int:
         for loc, _, fn in c['readers']:
             named['r'].add((loc.rpartition(':')[0], fn, c['field']))
     rows, found, reasons = [], Counter(), Counter()
+    extern = lockdisc.extern_calls(recs)
     for site in truth:
         path, fn, field, kind = site
         hit = (path, fn, field) in named[kind]
-        why = 'found' if hit else miss_reason(site, recs, cands)
+        why = 'found' if hit else miss_reason(site, recs, cands, extern)
         found[(kind, hit)] += 1
         if not hit:
             reasons[(kind, why)] += 1
