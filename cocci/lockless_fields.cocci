@@ -11,13 +11,15 @@
 /// nothing (discovery only; one never-matching rule keeps spatch from
 /// failing). Two extra modes are for tools/convert:
 /// -D discover prints one line per read,
-///   field<TAB>typed|untyped<TAB>struct|?<TAB>field<TAB>file:line
+///   field<TAB>typed|chain|untyped<TAB>struct|T.a|?<TAB>field<TAB>file:line
+/// (chain: e->a.f or e->a->f, e of struct T, member a's type unknown here)
 /// and -D decls prints the members of every struct defined in the files,
 ///   struct<TAB>S<TAB>file:line
 ///   member<TAB>S<TAB>field<TAB>type<TAB>plain|bitfield|anon<TAB>file:line
 ///   packed<TAB>S<TAB>file:line
 /// Does not: follow typedef'd structs (struct S only), look into includes
-/// (--no-includes, so e->g.f is typed only when e->g's type is local), or
+/// (--no-includes, so e->g.f is typed only when e->g's type is local; one
+/// member further it is a chain read, typed by tools/convert), or
 /// see members of anonymous structs/unions nested more than one level (nor
 /// always those of one closed by an attribute: '} __packed;' is missed).
 /// spatch 1.1.1 forgets types that come from function return values after
@@ -82,13 +84,82 @@ p << typed.p;
 @@
 coccilib.org.print_todo(p[0], "lockless read of struct %s field %s" % (S, f))
 
-// typed's scripts come before untyped: bindings a later script needs are
-// carried through every rule in between, and untyped, which inherits
-// typed.p, would then run once per typed read.
+// One member further: e->a.f or e->a->f where spatch knows e's struct T
+// but not the type of member a (declared in a header --no-includes does
+// not read). tools/convert looks a up in T's definition: struct U (for
+// '.') or struct U * (for '->') makes the read one of U's field f.
+@chain depends on !decls disable ptr_to_array, fld_to_ptr, mkinit@
+identifier T, a, f;
+struct T *E;
+struct T E2;
+position p != typed.p;
+@@
+
+(
+ READ_ONCE(E->a.f@p)
+|
+ READ_ONCE(E->a->f@p)
+|
+ READ_ONCE(E2.a.f@p)
+|
+ READ_ONCE(E2.a->f@p)
+|
+ smp_load_acquire(&E->a.f@p)
+|
+ smp_load_acquire(&E->a->f@p)
+|
+ smp_load_acquire(&E2.a.f@p)
+|
+ smp_load_acquire(&E2.a->f@p)
+|
+ atomic_load_relaxed_from_ptr(&E->a.f@p)
+|
+ atomic_load_relaxed_from_ptr(&E->a->f@p)
+|
+ atomic_load_relaxed_from_ptr(&E2.a.f@p)
+|
+ atomic_load_relaxed_from_ptr(&E2.a->f@p)
+|
+ atomic_load_acquire_from_ptr(&E->a.f@p)
+|
+ atomic_load_acquire_from_ptr(&E->a->f@p)
+|
+ atomic_load_acquire_from_ptr(&E2.a.f@p)
+|
+ atomic_load_acquire_from_ptr(&E2.a->f@p)
+)
+
+@script:python depends on discover@
+T << chain.T;
+a << chain.a;
+f << chain.f;
+p << chain.p;
+@@
+print("field\tchain\t%s.%s\t%s\t%s:%s" % (T, a, f, p[0].file, p[0].line))
+
+@script:python depends on report@
+T << chain.T;
+a << chain.a;
+f << chain.f;
+p << chain.p;
+@@
+coccilib.report.print_report(p[0], "lockless read of field %s of member %s of struct %s: plain stores to it race" % (f, a, T))
+
+@script:python depends on org@
+T << chain.T;
+a << chain.a;
+f << chain.f;
+p << chain.p;
+@@
+coccilib.org.print_todo(p[0], "lockless read of field %s of member %s of struct %s" % (f, a, T))
+
+// typed's and chain's scripts come before untyped: bindings a later script
+// needs are carried through every rule in between, and untyped, which
+// inherits typed.p and chain.p, would then run once per typed read.
 @untyped depends on !decls disable ptr_to_array, fld_to_ptr, mkinit@
 identifier f;
 expression E;
-position p != typed.p;
+position p != {typed.p, chain.p};
 @@
 
 (

@@ -359,6 +359,11 @@ def afp_ok(file, S, f):
 def afp_named(file, f):
     return (file, f) in AFP_READ_NAMES
 
+def afp_chain(file, T, a):
+    # e->a.f with member a declared in a header: this file alone cannot
+    # type it (tools/convert can), so such a store stays an untyped report.
+    return None
+
 def afp_emit(kind, S, f, p, detail=""):
     print("afp\t%s\t%s\t%s\t%s\t%s:%s" % (kind, S, f, detail, p.file, p.line))
 
@@ -901,6 +906,66 @@ S << st.S;
 f << st.f;
 p << st.p;
 @@
+coccilib.org.print_todo(p[0], "plain store to struct %s field %s, read locklessly" % (S, f))
+
+
+// One member further (e->a.f, e->a->f): spatch knows e's struct T but not
+// the type of member a; afp_chain() names a's struct U from T's definition
+// (tools/convert's; None under make coccicheck, which reads no header),
+// and the store is then judged as one to U's field f.
+@stchain disable ptr_to_array, fld_to_ptr, mkinit@
+// (Metavariable names that no field list holds: they precede it.)
+identifier afp_T, afp_a;
+identifier f;
+struct afp_T *E;
+struct afp_T E2;
+expression v;
+position p != {nostore.p, stall.p};
+@@
+
+(
+ E->afp_a.f@p = v;
+|
+ E->afp_a->f@p = v;
+|
+ E2.afp_a.f@p = v;
+|
+ E2.afp_a->f@p = v;
+)
+
+@script:python@
+T << stchain.afp_T;
+a << stchain.afp_a;
+f << stchain.f;
+p << stchain.p;
+@@
+S = afp_chain(p[0].file, T, a)
+v = afp_site(p[0], f, "store") if S is not None and afp_ok(p[0].file, S, f) else None
+if S is not None:
+    afp_emit("skip-store" if v is None else "store" if v[0] == "store" else "left:" + v[0], S, f, p[0],
+             "" if v is None else v[1])
+if v is not None and v[0] == "store":
+    AFP_CONVERT_AT.add(afp_at(p[0]))
+else:
+    cocci.include_match(False)
+
+@script:python depends on report@
+T << stchain.afp_T;
+a << stchain.afp_a;
+f << stchain.f;
+p << stchain.p;
+@@
+S = afp_chain(p[0].file, T, a)
+coccilib.report.print_report(p[0], "plain store to struct %s field %s, which is read locklessly: use atomic_store_relaxed_from_ptr()" % (S, f))
+
+
+@script:python depends on org@
+T << stchain.afp_T;
+a << stchain.afp_a;
+f << stchain.f;
+p << stchain.p;
+@@
+S = afp_chain(p[0].file, T, a)
 coccilib.org.print_todo(p[0], "plain store to struct %s field %s, read locklessly" % (S, f))
 
 

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """The Coccinelle fixtures: cocci/tests/NAME.c against NAME.res and NAME.sites.
 
-For each fixture, in a throw-away git tree holding only NAME.c (NAME.args, if
-there, holds more tools/convert options, e.g. --with-reads):
+For each fixture, in a throw-away git tree holding only NAME.c and NAME.h if
+there (definitions spatch does not see for the .c under --no-includes, but
+tools/convert's definitions pass reads; NAME.args, if there, holds more
+tools/convert options, e.g. --with-reads):
   1. tools/convert (pylib/convert.py) must leave exactly NAME.res and report
      exactly the sites in NAME.sites (kind, struct, field, line);
   2. a second tools/convert run on the committed result must change nothing;
@@ -48,6 +50,10 @@ def git_tree(tmp: Path, src: Path) -> Path:
     tree = tmp / 'tree'
     tree.mkdir()
     shutil.copy(src, tree / src.name)
+    if src.with_suffix('.h').exists():
+        # Definitions in a header, which spatch (--no-includes) does not
+        # read for the .c but tools/convert's definitions pass does.
+        shutil.copy(src.with_suffix('.h'), tree / src.with_suffix('.h').name)
     # tools/convert refuses a tree without patch 1's header (converted code
     # would not build); an empty one stands for it.
     header = tree / 'include' / 'linux' / 'atomic_from_ptr.h'

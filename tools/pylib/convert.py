@@ -58,8 +58,9 @@ from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, TRAILING_ATTRIBU
 from afp.env import ENV  # noqa: E402
 from afp import lockdisc, plainpass  # noqa: E402
 from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, add_aliases,  # noqa: E402
-                        dedupe_sites, explain_skips, named_fields, parse_aliases,
-                        parse_decls, parse_discover, parse_field_spec, parse_sites, plan_pairs, shared_fields, split_loc)
+                        chain_map, dedupe_sites, explain_skips, named_fields, parse_aliases,
+                        parse_decls, parse_discover, parse_field_spec, parse_sites, plan_pairs, shared_fields, split_loc,
+                        type_chains)
 from afp.git import (EXCLUDE, SOURCES, blob_ids, blob_texts, git, grep_files, grep_names,  # noqa: E402
                      line_mapper, require_clean, spec_for)
 from afp.message import commit_message, subsystem  # noqa: E402
@@ -222,21 +223,34 @@ def check_readers(ksrc: str, specs: List[Tuple[str, str, str]]) -> None:
 
 def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str], base: Optional[Path],
                  version: str) -> Tuple[Defs, List[Outcome]]:
-    names = sorted({r.struct for r in reads if r.typed} | {s for s, _, _ in a.field})
-    if not names:
+    """The definitions of the structs typed reads and --field name, and of
+    the outer structs T of chain reads (e->a.f): then, in a second round,
+    of the structs U their members a lead to."""
+    names = {r.struct for r in reads if r.typed} | {s for s, _, _ in a.field}
+    outer = {r.via.partition('.')[0] for r in reads if r.via}
+    if not names | outer:
         return Defs([]), []
-    wanted = set(names)
     found = grep_names(a.ksrc, STRUCT_DEF_RE, SOURCES + EXCLUDE, r'struct\s+(?:__packed\s+)?(\w+)')
-    files = sorted(p for p, ns in found.items() if ns & wanted)
     argv = ['spatch', '--sp-file', str(DISCOVER_COCCI), '-D', 'decls', *SPATCH_OPTS]
     # Each file its own group, as in pass 1: in plain batches of 20, 3 of
     # the 641 files gave other members than alone (macros carried over);
     # 'file-groups' keeps entries written by plain batches out.
     cache = Cache(base, '\0'.join([DISCOVER_COCCI.read_text(), version, *argv[3:], ATTRIBUTE_RE.pattern,
                                    TRAILING_ATTRIBUTE_RE.pattern, 'file-groups']))
-    with tempfile.TemporaryDirectory(prefix='afp-decls-') as tmp:
-        outs = cached_pass(shadow_tree(a.ksrc, files, Path(tmp)), files, blobs, cache, a.jobs,
-                           'struct definitions', argv, a.timeout, 20, a.retry_failed)
+    outs: List[Outcome] = []
+    done: Set[str] = set()
+    wanted = names | outer
+    for label in ('struct definitions', 'struct definitions (chain members)'):
+        files = sorted(p for p, ns in found.items() if ns & wanted and p not in done)
+        if files:
+            with tempfile.TemporaryDirectory(prefix='afp-decls-') as tmp:
+                outs += cached_pass(shadow_tree(a.ksrc, files, Path(tmp)), files, blobs, cache, a.jobs,
+                                    label, argv, a.timeout, 20, a.retry_failed)
+        done |= set(files)
+        chained = type_chains([r for r in reads if r.via], Defs(d for o in outs for d in parse_decls(o.out)))
+        wanted = {r.struct for r in chained if r.typed} - names - outer
+        if not wanted:
+            break
     defs = []
     for o in outs:
         ds = parse_decls(o.out)
@@ -266,6 +280,12 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     gen = gen_dir / f'marked_store_fields-{hashlib.sha1(gen_text.encode()).hexdigest()[:12]}.cocci'
     gen.write_text(gen_text)
     wanted = set(names)
+    # e->a.f / e->a->f: struct T's member a is a struct U (or U *) whose
+    # field f may be converted; the store pass types it through this map.
+    chains = chain_map(defs, {f.struct for f in fields.values() if f.kind == 'ok'})
+    chains_text = json.dumps(chains, sort_keys=True)
+    chains_file = gen_dir / f'chains-{hashlib.sha1(chains_text.encode()).hexdigest()[:12]}.json'
+    chains_file.write_text(chains_text)
     found = grep_names(a.ksrc, STORE_RE, spec_for(a.paths), r'(?:->|\.)\s*([A-Za-z_]\w*)')
     files = sorted(p for p, ns in found.items() if ns & wanted)
     if not a.all_files:
@@ -275,8 +295,15 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
         # only give untyped reports: left out unless --all-files.
         t0 = time.monotonic()
         structs: Dict[str, Set[str]] = defaultdict(set)
+        members: Dict[str, Set[str]] = defaultdict(set)
+        via: Dict[str, Set[Tuple[str, str]]] = defaultdict(set)
+        for ta, u in chains.items():
+            via[u].add(tuple(ta.split('.', 1)))
         for f in fields.values():
             structs[f.name].add(f.struct)
+            for outer, member in via.get(f.struct, ()):
+                structs[f.name].add(outer)
+                members[f.name].add(member)
         named = grep_names(a.ksrc, STRUCT_USE_RE, spec_for(a.paths), r'struct\s+(\w+)') if files else {}
         typed = [p for p in files if any(structs[n] & named.get(p, set()) for n in found[p] & wanted)]
         print(f'==> pass 2 scope: {len(files)} files store to a field name read locklessly; {len(typed)} of '
@@ -287,7 +314,7 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
         # 7,891 files kept, every typed site the same).
         t0 = time.monotonic()
         kept = [p for p in typed if may_be_typed(Path(a.ksrc, p).read_text(errors='surrogateescape'),
-                                                 wanted, structs)]
+                                                 wanted, structs, members)]
         print(f'==> pass 2 scope: {len(kept)} of them store to such a field through a base spatch could type '
               f'({time.monotonic() - t0:.0f}s)', flush=True)
         files = kept
@@ -320,7 +347,8 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     plans = {path: common.setdefault(id(ps), ' '.join(sorted(ps)))
              for path, ps in plan_pairs(files, fields, defs).items()}
     own = {path: ' '.join(sorted(found[path] & wanted)) if per_chunk else '' for path in files}
-    keys = {path: hashlib.sha1(f'{blobs.get(path)}\0{plans[path]}{own[path] and chr(0) + own[path]}'.encode()).hexdigest()
+    keys = {path: hashlib.sha1(f'{blobs.get(path)}\0{plans[path]}{own[path] and chr(0) + own[path]}'
+                               f'{chains and chr(0) + chains_file.name}'.encode()).hexdigest()
             for path in files}
     results: Dict[str, Outcome] = {}
     todo = []
@@ -352,8 +380,8 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
                 if not sub.exists():
                     sub.write_text(text)
                 run = [argv[0], argv[1], str(sub), *argv[3:]]
-            out, failed = run_spatch(run + files_arg, a.ksrc, a.timeout * len(names), {'AFP_PLAN': plan.name},
-                                     bad)
+            out, failed = run_spatch(run + files_arg, a.ksrc, a.timeout * len(names),
+                                     {'AFP_PLAN': plan.name, 'AFP_CHAINS': str(chains_file)}, bad)
         if failed and len(names) > 1:
             # Put back what the batch may have written, then one file per process.
             print(f'  a group of {len(names)} files failed ({failed[:80]}); rerunning them one per process',
@@ -506,6 +534,7 @@ def main(argv: List[str]) -> int:
     before = git(a.ksrc, 'rev-parse', 'HEAD').strip()
     t1 = time.monotonic()
     defs, skipped2 = declarations(a, reads, blobs, base, version)
+    reads = type_chains(reads, defs)
     fields = shared_fields(reads, defs)
     if a.field:
         check_readers(a.ksrc, a.field)

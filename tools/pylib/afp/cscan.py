@@ -187,15 +187,18 @@ def struct_declared(text: str) -> Dict[str, Set[str]]:
     return declared
 
 
-def may_be_typed(text: str, wanted: Set[str], structs: Dict[str, Set[str]]) -> bool:
+def may_be_typed(text: str, wanted: Set[str], structs: Dict[str, Set[str]],
+                 members: Optional[Dict[str, Set[str]]] = None) -> bool:
     """Whether spatch (--no-includes) could type the base of one of TEXT's
     stores to a wanted field: the base is a cast, call or element
     ('...)->f', '...]->f'), or a name the file declares with one of the
     field's structs ('struct S *name', 'struct S a, name'), or the file
-    typedefs one of them (the typedef's name may declare the base)."""
+    typedefs one of them (the typedef's name may declare the base), or it
+    is a member name that members gives for the field (e->a.f, typed
+    through the definition of e's struct)."""
     declared: Optional[Dict[str, Set[str]]] = None
     for base, field in store_bases(text, wanted):
-        if base in (')', ']'):
+        if base in (')', ']') or (members and base in members.get(field, ())):
             return True
         if declared is None:
             declared = struct_declared(text)

@@ -24,6 +24,7 @@ class Read:
     name: str
     file: str
     line: int
+    via: str = ''        # a chain read e->a.f / e->a->f not typed yet: 'T.a' (e of struct T)
 
 
 @dataclass
@@ -72,8 +73,57 @@ def parse_discover(text: str) -> List[Read]:
         parts = line.split('\t')
         if len(parts) == 5 and parts[0] == 'field':
             path, ln = split_loc(parts[4])
-            reads.append(Read(parts[1] == 'typed', parts[2], parts[3], path, ln))
+            if parts[1] == 'chain':
+                reads.append(Read(False, '?', parts[3], path, ln, parts[2]))
+            else:
+                reads.append(Read(parts[1] == 'typed', parts[2], parts[3], path, ln))
     return reads
+
+
+MEMBER_STRUCT_RE = re.compile(r'(?:(?:const|volatile)\s+)*struct\s+(\w+)\s*(\*?)\s*(?:(?:const|volatile)\s*)*')
+
+
+def member_struct(defs: 'Defs', outer: str, member: str, path: str = '') -> Optional[str]:
+    """U when member of struct outer (the definition path sees) is a
+    struct U or a struct U *, else None: not found, ambiguous, a bit-field,
+    another type, or a struct member (not a pointer) of a packed struct (its
+    fields may be under-aligned)."""
+    d, _ = defs.resolve(outer, path, member)
+    if d is None or member not in d.members:
+        return None
+    t, bit = d.members[member]
+    m = MEMBER_STRUCT_RE.fullmatch(t.strip())
+    if bit or not m or (d.packed and not m.group(2)):
+        return None
+    return m.group(1)
+
+
+def type_chains(reads: Iterable[Read], defs: 'Defs') -> List[Read]:
+    """Chain reads (via 'T.a') whose member a is a struct U or struct U *
+    in T's definition become typed reads of U's field; the others stay
+    untyped (they count as field-name-only reads)."""
+    out = []
+    for r in reads:
+        if r.via:
+            outer, _, member = r.via.partition('.')
+            u = member_struct(defs, outer, member, r.file)
+            r = Read(True, u, r.name, r.file, r.line) if u else Read(False, '?', r.name, r.file, r.line)
+        out.append(r)
+    return out
+
+
+def chain_map(defs: 'Defs', structs: Iterable[str]) -> Dict[str, str]:
+    """'T.a' -> U for every member a of a loaded header definition of T
+    that is a struct U or struct U * of the given structs: how the store
+    pass types e->a.f and e->a->f when it knows e's struct T only."""
+    want = set(structs)
+    out: Dict[str, str] = {}
+    for name, ds in defs.by_name.items():
+        for member in sorted({m for d in ds for m in d.members}):
+            u = member_struct(defs, name, member)
+            if u in want:
+                out[f'{name}.{member}'] = u
+    return out
 
 
 def parse_decls(text: str) -> List[StructDef]:
