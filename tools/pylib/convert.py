@@ -145,6 +145,10 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                     help='also run the plain-reader pass (afp/lockdisc.py) on the whole tree: fields whose '
                          'writers all hold one lock L while a plain read in another function holds no L; '
                          'convert their writers and those lockless reads (reads under L stay plain)')
+    ap.add_argument('--chains', action='store_true',
+                    help='type e->a.f and e->a->f one member further, through the definition of e\'s struct '
+                         '(off by default: the sites it adds in the scopes of the series\' generated patches '
+                         'are not reviewed yet)')
     ap.add_argument('--all-files', action='store_true',
                     help='run the store pass also on files that name none of the structs whose fields '
                          'they store to, or in which no such store has a base spatch could type (they can '
@@ -280,9 +284,10 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     gen = gen_dir / f'marked_store_fields-{hashlib.sha1(gen_text.encode()).hexdigest()[:12]}.cocci'
     gen.write_text(gen_text)
     wanted = set(names)
-    # e->a.f / e->a->f: struct T's member a is a struct U (or U *) whose
-    # field f may be converted; the store pass types it through this map.
-    chains = chain_map(defs, {f.struct for f in fields.values() if f.kind == 'ok'})
+    # e->a.f / e->a->f: struct T's member a is a struct U (or U *) one of
+    # whose fields is read locklessly; the store pass types it through this
+    # map (and converts it, or says why not, as for any typed store).
+    chains = chain_map(defs, {f.struct for f in fields.values()}) if a.chains else {}
     chains_text = json.dumps(chains, sort_keys=True)
     chains_file = gen_dir / f'chains-{hashlib.sha1(chains_text.encode()).hexdigest()[:12]}.json'
     chains_file.write_text(chains_text)
@@ -526,6 +531,8 @@ def main(argv: List[str]) -> int:
     command = 'tools/convert ' + ' '.join(shlex.quote(x) for x in argv)
     print(f'==> {command}  (KSRC={a.ksrc}, {version})', flush=True)
     reads, skipped, unparsed1 = discover(a, blobs, base, version)
+    if not a.chains:  # chain reads stay field-name-only reads, as untyped ones
+        reads = [Read(False, '?', r.name, r.file, r.line) if r.via else r for r in reads]
     cands: List[dict] = []
     if a.plain_readers:
         cands = plain_reader_pass(a, blobs, base)

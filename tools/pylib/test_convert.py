@@ -328,6 +328,59 @@ class MayBeTypedTest(unittest.TestCase):
         self.assertFalse(self.typed('void f(struct file *p) { p->f_mode = 0; }\n'))
         self.assertFalse(self.typed('void f(struct file *p) { if (p->f_flags == 0) g(p->f_flags); }\n'))
 
+    def test_chain_member_base(self):
+        text = 'void f(struct vcpu *v) { v->arch.f_flags = 0; }\n'
+        self.assertFalse(self.typed(text))
+        self.assertTrue(cv.may_be_typed(text, self.W, self.S, {'f_flags': {'arch'}}))
+        self.assertFalse(cv.may_be_typed(text, self.W, self.S, {'f_flags': {'other'}}))
+
+
+CHAIN_DECLS = '''struct\tvcpu\tinclude/kvm.h:1
+member\tvcpu\tarch\tstruct run_state\tplain\tinclude/kvm.h:2
+member\tvcpu\tparms\tconst struct link_parms *\tplain\tinclude/kvm.h:3
+member\tvcpu\tbits\tstruct run_state\tbitfield\tinclude/kvm.h:4
+member\tvcpu\tid\tint\tplain\tinclude/kvm.h:5
+struct\tpk\tinclude/kvm.h:8
+member\tpk\tinner\tstruct run_state\tplain\tinclude/kvm.h:9
+member\tpk\tout\tstruct run_state *\tplain\tinclude/kvm.h:10
+packed\tpk\tinclude/kvm.h:8
+struct\trun_state\tinclude/kvm.h:12
+member\trun_state\tmp_state\tint\tplain\tinclude/kvm.h:13
+'''
+
+
+class ChainTest(unittest.TestCase):
+    """e->a.f / e->a->f typed one member further, through T's definition."""
+    defs = fl.Defs(fl.parse_decls(CHAIN_DECLS))
+
+    def test_discover_chain_line(self):
+        r, = cv.parse_discover('field\tchain\tvcpu.arch\tmp_state\tx.c:7\n')
+        self.assertEqual(r, cv.Read(False, '?', 'mp_state', 'x.c', 7, 'vcpu.arch'))
+
+    def test_member_struct(self):
+        ms = fl.member_struct
+        self.assertEqual(ms(self.defs, 'vcpu', 'arch'), 'run_state')
+        self.assertEqual(ms(self.defs, 'vcpu', 'parms'), 'link_parms')
+        self.assertIsNone(ms(self.defs, 'vcpu', 'id'))       # not a struct
+        self.assertIsNone(ms(self.defs, 'vcpu', 'bits'))     # a bit-field
+        self.assertIsNone(ms(self.defs, 'vcpu', 'nope'))     # no such member
+        self.assertIsNone(ms(self.defs, 'absent', 'arch'))   # no definition
+        self.assertIsNone(ms(self.defs, 'pk', 'inner'))      # inside a packed struct
+        self.assertEqual(ms(self.defs, 'pk', 'out'), 'run_state')  # a pointer in it: not packed itself
+
+    def test_type_chains(self):
+        reads = [cv.Read(False, '?', 'mp_state', 'x.c', 7, 'vcpu.arch'),
+                 cv.Read(False, '?', 'mp_state', 'x.c', 8, 'vcpu.id'),
+                 cv.Read(True, 'vcpu', 'id', 'x.c', 9)]
+        self.assertEqual(fl.type_chains(reads, self.defs),
+                         [cv.Read(True, 'run_state', 'mp_state', 'x.c', 7),
+                          cv.Read(False, '?', 'mp_state', 'x.c', 8), reads[2]])
+
+    def test_chain_map_only_to_the_given_structs(self):
+        self.assertEqual(fl.chain_map(self.defs, {'run_state'}), {'vcpu.arch': 'run_state', 'pk.out': 'run_state'})
+        self.assertEqual(fl.chain_map(self.defs, {'link_parms'}), {'vcpu.parms': 'link_parms'})
+        self.assertEqual(fl.chain_map(self.defs, set()), {})
+
 
 class ReaderLinesTest(unittest.TestCase):
     def test_pass1_prefilter(self):
