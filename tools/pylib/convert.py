@@ -32,6 +32,12 @@ skipped file is counted in the final table and listed in
 $RESULTS/convert/*.tsv; a rerun on a converted tree changes nothing; with
 --commit, one commit per subsystem directory saying how it was generated
 and why each site was converted.
+With --chains (opt-in), e->a.f and e->a->f, where spatch knows e's struct T
+but not member a's type, are typed through T's definition (member a a
+struct U or struct U *): reads in pass 1 (cocci 'chain' lines), plain
+stores in pass 2 (a map T.a -> U in $AFP_CHAINS); one member deep, not
+through anonymous struct members, typedefs or packed structs, and a
+read-modify-write through a chain stays a report.
 Does not: build the result, look through includes (--no-includes: a store
 whose struct type spatch cannot see is reported, not converted), follow
 typedef'd structs, follow control flow or callers (a lock the caller holds
