@@ -364,6 +364,10 @@ def afp_chain(file, T, a):
     # type it (tools/convert can), so such a store stays an untyped report.
     return None
 
+def afp_returns(file, fn):
+    # fn(...)->f: the same, for a function declared in a header.
+    return None
+
 def afp_emit(kind, S, f, p, detail=""):
     print("afp\t%s\t%s\t%s\t%s\t%s:%s" % (kind, S, f, detail, p.file, p.line))
 
@@ -968,6 +972,34 @@ p << stchain.p;
 S = afp_chain(p[0].file, T, a)
 coccilib.org.print_todo(p[0], "plain store to struct %s field %s, read locklessly" % (S, f))
 
+
+// fn(...)->f = v, fn a function returning struct U * that a header
+// declares: afp_returns() names U (tools/convert's map; None under make
+// coccicheck).
+@stcall disable ptr_to_array, fld_to_ptr, mkinit@
+identifier afp_fn;
+identifier f;
+expression list afp_es;
+expression v;
+position p != {nostore.p, stall.p};
+@@
+
+ afp_fn(afp_es)->f@p = v;
+
+@script:python@
+fn << stcall.afp_fn;
+f << stcall.f;
+p << stcall.p;
+@@
+S = afp_returns(p[0].file, fn)
+v = afp_site(p[0], f, "store") if S is not None and afp_ok(p[0].file, S, f) else None
+if S is not None:
+    afp_emit("skip-store" if v is None else "store" if v[0] == "store" else "left:" + v[0], S, f, p[0],
+             "" if v is None else v[1])
+if v is not None and v[0] == "store":
+    AFP_CONVERT_AT.add(afp_at(p[0]))
+else:
+    cocci.include_match(False)
 
 @untyped disable ptr_to_array, fld_to_ptr, mkinit@
 identifier f;

@@ -64,6 +64,10 @@ def afp_chain(file, T, a):
     # type it (tools/convert can), so such a store stays an untyped report.
     return None
 
+def afp_returns(file, fn):
+    # fn(...)->f: the same, for a function declared in a header.
+    return None
+
 def afp_emit(kind, S, f, p, detail=""):
     print("afp\t%s\t%s\t%s\t%s\t%s:%s" % (kind, S, f, detail, p.file, p.line))
 

@@ -3,7 +3,8 @@
  * One member further: v->arch.mp_state and v->parms->link, where v is a
  * struct vcpu * but the types of members arch and parms are in
  * chain_member.h, which spatch does not read. tools/convert types them from
- * the definitions; a member of a packed struct, a wide field and a
+ * the definitions, and vcpu_state(v)->halted through the return type the
+ * header gives vcpu_state(); a member of a packed struct, a wide field and a
  * read-modify-write through a chain are not converted.
  */
 int vcpu_read(struct vcpu *v, struct packed_outer *o)
@@ -23,4 +24,10 @@ void vcpu_halt(struct vcpu *v, struct packed_outer *o)
 {
 	v->arch.mp_state++;
 	o->inner.halted = 1;
+	vcpu_state(v)->halted = 1;
+}
+
+int vcpu_halted(struct run_state *rs)
+{
+	return READ_ONCE(rs->halted);
 }

@@ -21,3 +21,8 @@ struct packed_outer {
 	char tag;
 	struct run_state inner;
 } __packed;
+
+static inline struct run_state *vcpu_state(struct vcpu *v)
+{
+	return &v->arch;
+}

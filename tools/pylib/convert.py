@@ -64,7 +64,7 @@ from afp.cscan import (ATTRIBUTE_RE, HIDDEN_READ_RE, STRING_RE, TRAILING_ATTRIBU
 from afp.env import ENV  # noqa: E402
 from afp import lockdisc, plainpass  # noqa: E402
 from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, add_aliases,  # noqa: E402
-                        chain_map, dedupe_sites, explain_skips, named_fields, parse_aliases,
+                        RETURNS_RE, call_map, chain_map, dedupe_sites, explain_skips, named_fields, parse_aliases,
                         parse_decls, parse_discover, parse_field_spec, parse_sites, plan_pairs, shared_fields, split_loc,
                         type_chains)
 from afp.git import (EXCLUDE, SOURCES, blob_ids, blob_texts, git, grep_files, grep_names,  # noqa: E402
@@ -293,7 +293,13 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
     # e->a.f / e->a->f: struct T's member a is a struct U (or U *) one of
     # whose fields is read locklessly; the store pass types it through this
     # map (and converts it, or says why not, as for any typed store).
-    chains = chain_map(defs, {f.struct for f in fields.values()}) if a.chains else {}
+    chains: Dict[str, str] = {}
+    if a.chains:
+        structs_read = {f.struct for f in fields.values()}
+        chains = chain_map(defs, structs_read)
+        # fn(...)->f: fn a header function returning struct U *.
+        chains.update(call_map(git(a.ksrc, 'grep', '-h', '-I', '-P', RETURNS_RE.pattern, '--', '*.h', *EXCLUDE,
+                                   ok=(0, 1)), structs_read))
     chains_text = json.dumps(chains, sort_keys=True)
     chains_file = gen_dir / f'chains-{hashlib.sha1(chains_text.encode()).hexdigest()[:12]}.json'
     chains_file.write_text(chains_text)
@@ -309,7 +315,8 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
         members: Dict[str, Set[str]] = defaultdict(set)
         via: Dict[str, Set[Tuple[str, str]]] = defaultdict(set)
         for ta, u in chains.items():
-            via[u].add(tuple(ta.split('.', 1)))
+            if '.' in ta:  # 'fn()' bases end in ')': may_be_typed() keeps them
+                via[u].add(tuple(ta.split('.', 1)))
         for f in fields.values():
             structs[f.name].add(f.struct)
             for outer, member in via.get(f.struct, ()):

@@ -376,6 +376,14 @@ class ChainTest(unittest.TestCase):
                          [cv.Read(True, 'run_state', 'mp_state', 'x.c', 7),
                           cv.Read(False, '?', 'mp_state', 'x.c', 8), reads[2]])
 
+    def test_call_map(self):
+        out = ('static inline struct run_state *vcpu_state(struct vcpu *v)\n'
+               'struct link_parms *get_parms(int id);\n'
+               'static __always_inline const struct run_state *twice(void)\n'
+               'struct vcpu *twice(void);\n')
+        self.assertEqual(fl.call_map(out, {'run_state', 'vcpu'}), {'vcpu_state()': 'run_state'})
+        self.assertEqual(fl.call_map(out, {'link_parms'}), {'get_parms()': 'link_parms'})
+
     def test_chain_map_only_to_the_given_structs(self):
         self.assertEqual(fl.chain_map(self.defs, {'run_state'}), {'vcpu.arch': 'run_state', 'pk.out': 'run_state'})
         self.assertEqual(fl.chain_map(self.defs, {'link_parms'}), {'vcpu.parms': 'link_parms'})

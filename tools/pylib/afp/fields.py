@@ -112,6 +112,23 @@ def type_chains(reads: Iterable[Read], defs: 'Defs') -> List[Read]:
     return out
 
 
+RETURNS_RE = re.compile(r'^\s*(?:static\s+)?(?:(?:inline|__always_inline)\s+)*(?:const\s+)?struct\s+(\w+)'
+                        r'\s*\*\s*(\w+)\s*\(')
+
+
+def call_map(grep_out: str, structs: Iterable[str]) -> Dict[str, str]:
+    """'fn()' -> U for each function a header defines or declares as
+    returning struct U * (git grep -h output of RETURNS_RE lines), U one of
+    the given structs; a name given two return types is dropped."""
+    want = set(structs)
+    seen: Dict[str, Set[str]] = defaultdict(set)
+    for line in grep_out.splitlines():
+        m = RETURNS_RE.match(line)
+        if m:
+            seen[m.group(2)].add(m.group(1))
+    return {f'{fn}()': us.pop() for fn, us in seen.items() if len(us) == 1 and us <= want}
+
+
 def chain_map(defs: 'Defs', structs: Iterable[str]) -> Dict[str, str]:
     """'T.a' -> U for every member a of a loaded header definition of T
     that is a struct U or struct U * of the given structs: how the store
