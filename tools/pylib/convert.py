@@ -35,9 +35,11 @@ and why each site was converted.
 With --chains (opt-in), e->a.f and e->a->f, where spatch knows e's struct T
 but not member a's type, are typed through T's definition (member a a
 struct U or struct U *): reads in pass 1 (cocci 'chain' lines), plain
-stores in pass 2 (a map T.a -> U in $AFP_CHAINS); one member deep, not
-through anonymous struct members, typedefs or packed structs, and a
-read-modify-write through a chain stays a report.
+stores in pass 2 (a map T.a -> U in $AFP_CHAINS), and so are stores
+fn(...)->f when a header gives fn the return type struct U * (the map's
+'fn()' entries); one member deep, not through anonymous struct members,
+typedefs or packed structs, and a read-modify-write through either stays
+a report.
 Does not: build the result, look through includes (--no-includes: a store
 whose struct type spatch cannot see is reported, not converted), follow
 typedef'd structs, follow control flow or callers (a lock the caller holds
