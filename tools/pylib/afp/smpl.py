@@ -79,6 +79,18 @@ def afp_site(p, f, kind):
         with open(p.file, errors="surrogateescape") as text:
             AFP_TEXTS[p.file] = text.read()
     return race_verdict(AFP_TEXTS[p.file], int(p.line), int(p.column), f, kind, AFP_SCANS)
+
+
+def afp_store_via(p, S, f):
+    """A plain store to field f at p whose struct S came from a map
+    (None: not typed, nothing said): judged and reported as the typed
+    stores are; True when it is to be converted."""
+    if S is None:
+        return False
+    v = afp_site(p, f, "store") if afp_ok(p.file, S, f) else None
+    afp_emit("skip-store" if v is None else "store" if v[0] == "store" else "left:" + v[0], S, f, p,
+             "" if v is None else v[1])
+    return v is not None and v[0] == "store"
 '''
     return '\n'.join(['import re', '', _words('AFP_SCALAR', mk.SCALAR_TYPES), _words('AFP_WIDE', mk.WIDE_TYPES), '',
                       fn.rstrip('\n'), '', '', body.rstrip('\n'), '', '', site.rstrip('\n')]) + '\n'
@@ -367,12 +379,7 @@ a << stchain.afp_a;
 f << stchain.f;
 p << stchain.p;
 @@
-S = afp_chain(p[0].file, T, a)
-v = afp_site(p[0], f, "store") if S is not None and afp_ok(p[0].file, S, f) else None
-if S is not None:
-    afp_emit("skip-store" if v is None else "store" if v[0] == "store" else "left:" + v[0], S, f, p[0],
-             "" if v is None else v[1])
-if v is not None and v[0] == "store":
+if afp_store_via(p[0], afp_chain(p[0].file, T, a), f):
     AFP_CONVERT_AT.add(afp_at(p[0]))
 else:
     cocci.include_match(False)
@@ -415,12 +422,7 @@ fn << stcall.afp_fn;
 f << stcall.f;
 p << stcall.p;
 @@
-S = afp_returns(p[0].file, fn)
-v = afp_site(p[0], f, "store") if S is not None and afp_ok(p[0].file, S, f) else None
-if S is not None:
-    afp_emit("skip-store" if v is None else "store" if v[0] == "store" else "left:" + v[0], S, f, p[0],
-             "" if v is None else v[1])
-if v is not None and v[0] == "store":
+if afp_store_via(p[0], afp_returns(p[0].file, fn), f):
     AFP_CONVERT_AT.add(afp_at(p[0]))
 else:
     cocci.include_match(False)
