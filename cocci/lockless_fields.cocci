@@ -11,8 +11,10 @@
 /// nothing (discovery only; one never-matching rule keeps spatch from
 /// failing). Two extra modes are for tools/convert:
 /// -D discover prints one line per read,
-///   field<TAB>typed|chain|untyped<TAB>struct|T.a|?<TAB>field<TAB>file:line
-/// (chain: e->a.f or e->a->f, e of struct T, member a's type unknown here)
+///   field<TAB>typed|chain|member|untyped<TAB>struct|T.a|?<TAB>field<TAB>file:line
+/// (chain: e->a.f or e->a->f, e of struct T, member a's type unknown here;
+/// member: the same forms when a's type is known, a second line for a typed
+/// read, naming the member T.a it goes through)
 /// and -D decls prints the members of every struct defined in the files,
 ///   struct<TAB>S<TAB>file:line
 ///   member<TAB>S<TAB>field<TAB>type<TAB>plain|bitfield|anon<TAB>file:line
@@ -152,6 +154,59 @@ f << chain.f;
 p << chain.p;
 @@
 coccilib.org.print_todo(p[0], "lockless read of field %s of member %s of struct %s" % (f, a, T))
+
+// The member a typed read goes through, when spatch knows e's struct T
+// (e->a.f or e->a->f, typed above because a's type is local): tools/convert
+// keeps it with the typed read, to tell cfs_rq->avg.f from se->avg.f.
+// Discovery only; report/org list each read once (typed or chain).
+@member depends on discover && !decls disable ptr_to_array, fld_to_ptr, mkinit@
+identifier T, a, f;
+struct T *E;
+struct T E2;
+position p;
+@@
+
+(
+ READ_ONCE(E->a.f@p)
+|
+ READ_ONCE(E->a->f@p)
+|
+ READ_ONCE(E2.a.f@p)
+|
+ READ_ONCE(E2.a->f@p)
+|
+ smp_load_acquire(&E->a.f@p)
+|
+ smp_load_acquire(&E->a->f@p)
+|
+ smp_load_acquire(&E2.a.f@p)
+|
+ smp_load_acquire(&E2.a->f@p)
+|
+ atomic_load_relaxed_from_ptr(&E->a.f@p)
+|
+ atomic_load_relaxed_from_ptr(&E->a->f@p)
+|
+ atomic_load_relaxed_from_ptr(&E2.a.f@p)
+|
+ atomic_load_relaxed_from_ptr(&E2.a->f@p)
+|
+ atomic_load_acquire_from_ptr(&E->a.f@p)
+|
+ atomic_load_acquire_from_ptr(&E->a->f@p)
+|
+ atomic_load_acquire_from_ptr(&E2.a.f@p)
+|
+ atomic_load_acquire_from_ptr(&E2.a->f@p)
+)
+
+@script:python depends on discover@
+T << member.T;
+a << member.a;
+f << member.f;
+p << member.p;
+@@
+print("field\tmember\t%s.%s\t%s\t%s:%s" % (T, a, f, p[0].file, p[0].line))
 
 // typed's and chain's scripts come before untyped: bindings a later script
 // needs are carried through every rule in between, and untyped, which

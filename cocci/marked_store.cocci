@@ -94,15 +94,16 @@ RACE_LOCK_RE = re.compile(
     r'(|_irq|_irqsave|_irqrestore|_bh|_nested|_irqsave_nested|_nest_lock|_interruptible|_killable|_io'
     r'|_write|_read|_once)\s*\(')
 UNPUBLISHED = {
-    '__alloc_file': "the struct file kmem_cache_zalloc() just returned; no fd table holds it until the caller's fd_install()",
-    '__sched_fork': "the child task of copy_process() (or init_idle()'s idle task), before it is on the task list or a runqueue",
-    'alloc_fair_sched_group': 'the task_group sched_create_group() just allocated, before sched_online_group() adds it to task_groups',
-    'inet_csk_clone_lock': 'the clone newsk that sk_clone_lock() just returned, before the caller hashes it or queues it for accept()',
-    'sched_fork': 'the child task of copy_process(), before it is on the task list or a runqueue',
-    'sk_clone_lock': 'the clone newsk that sk_prot_alloc() just returned, before the caller hashes it or queues it for accept()',
-    'sock_init_data_uid': 'the sock that the create path of its caller just got from sk_alloc(), before it is hashed or attached to a file',
-    'sugov_start': 'the policy before cpufreq_add_update_util_hook() hands it to the scheduler (sugov_stop() removes the hook and waits with synchronize_rcu())',
-    'tcp_create_openreq_child': 'the child socket that inet_csk_clone_lock() just returned, before tcp_v4_syn_recv_sock() hashes it',
+    "__alloc_file": "the struct file kmem_cache_zalloc() just returned; no fd table holds it until the caller\x27s fd_install()",
+    "__sched_fork": "the child task of copy_process() (or init_idle()\x27s idle task), before it is on the task list or a runqueue",
+    "alloc_fair_sched_group": "the task_group sched_create_group() just allocated, before sched_online_group() adds it to task_groups",
+    "inet_csk_clone_lock": "the clone newsk that sk_clone_lock() just returned, before the caller hashes it or queues it for accept()",
+    "init_numa_balancing": "the mm of the forking task itself (sched_fork() runs before copy_mm(), and the reset is done only when mm_users is 1): its one user is then the task in copy_process(), and the marked readers of its scan state (task_numa_work(), task_numa_placement()) run only in tasks using it",
+    "sched_fork": "the child task of copy_process(), before it is on the task list or a runqueue",
+    "sk_clone_lock": "the clone newsk that sk_prot_alloc() just returned, before the caller hashes it or queues it for accept()",
+    "sock_init_data_uid": "the sock that the create path of its caller just got from sk_alloc(), before it is hashed or attached to a file",
+    "sugov_start": "the policy before cpufreq_add_update_util_hook() hands it to the scheduler (sugov_stop() removes the hook and waits with synchronize_rcu())",
+    "tcp_create_openreq_child": "the child socket that inet_csk_clone_lock() just returned, before tcp_v4_syn_recv_sock() hashes it",
 }
 
 
@@ -275,9 +276,8 @@ def race_accesses(body, base, field):
     return out
 
 
-def race_verdict(text, line, col, field, kind, cache=None):
-    """(verdict, detail) for the access to field whose name is at line:col
-    (1-based line, 0-based column) of text; kind is 'store' or 'rmw'."""
+def race_code(text, line, col, cache=None):
+    """(blanked code, functions, offset of line:col) of text."""
     if cache is not None and id(text) in cache:
         code, funcs = cache[id(text)]
     else:
@@ -285,7 +285,35 @@ def race_verdict(text, line, col, field, kind, cache=None):
         funcs = race_functions(code)
         if cache is not None:
             cache[id(text)] = (code, funcs)
-    at = race_offset(code, line, col)
+    return code, funcs, race_offset(code, line, col)
+
+
+def race_member_of(text, line, col, cache=None):
+    """'T.a' when the access at line:col is x->f with x a local pointer the
+    function declares as 'struct U *x = &e->a;' (or &e.a), e declared in
+    the function or its parameters as 'struct T *e' (or 'struct T e'), and x
+    not assigned again before the access: the access goes through member a
+    of struct T. Else ''."""
+    code, funcs, at = race_code(text, line, col, cache)
+    fn = [f for f in funcs if f[2] < at < f[3]]
+    base, op = race_base(code, at)
+    if not fn or op != '->' or not re.fullmatch(r'[A-Za-z_]\w*', base):
+        return ''
+    head, body = fn[0][1], code[fn[0][2]:at]
+    x = re.escape(base)
+    d = re.search(r'\bstruct\s+\w+\s*\*\s*%s\s*=\s*&\s*(\w+)\s*(->|\.)\s*(\w+)\s*;' % x, body)
+    if not d or re.search(r'(?<![=!<>])\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)' % x, body[d.end():]):
+        return ''
+    e = re.escape(d.group(1))
+    star = r'\*\s*' if d.group(2) == '->' else ''
+    t = re.search(r'\bstruct\s+(\w+)\s*%s%s\b' % (star, e), head + ';' + body[:d.start()])
+    return '%s.%s' % (t.group(1), d.group(3)) if t else ''
+
+
+def race_verdict(text, line, col, field, kind, cache=None):
+    """(verdict, detail) for the access to field whose name is at line:col
+    (1-based line, 0-based column) of text; kind is 'store' or 'rmw'."""
+    code, funcs, at = race_code(text, line, col, cache)
     fn = [f for f in funcs if f[2] < at < f[3]]
     if not fn:
         return kind, ''
@@ -342,14 +370,32 @@ def afp_site(p, f, kind):
     return race_verdict(AFP_TEXTS[p.file], int(p.line), int(p.column), f, kind, AFP_SCANS)
 
 
-def afp_store_via(p, S, f):
+def afp_store_site(p, S, f):
+    """afp_site() of a typed plain store to S's field f at p, but
+    ("skip-store:other-container", "T.a") when its base is a local pointer
+    to member a of a struct T (race_member_of()) and no lockless read of
+    that field goes through T.a or a bare struct S pointer."""
+    v = afp_site(p, f, "store")
+    if v[0] == "store":
+        via = race_member_of(AFP_TEXTS[p.file], int(p.line), int(p.column), AFP_SCANS)
+        if via and not afp_read_in(S, f, via):
+            return "skip-store:other-container", via
+    return v
+
+
+def afp_store_via(p, S, f, via=""):
     """A plain store to field f at p whose struct S came from a map
     (None: not typed, nothing said): judged and reported as the typed
-    stores are; True when it is to be converted."""
+    stores are; True when it is to be converted. via is the member it
+    goes through ("T.a"); a store through a member no lockless read of
+    the field of S goes through is not a finding (skip-store:other-container)."""
     if S is None:
         return False
     v = afp_site(p, f, "store") if afp_ok(p.file, S, f) else None
-    afp_emit("skip-store" if v is None else "store" if v[0] == "store" else "left:" + v[0], S, f, p,
+    if v is not None and v[0] == "store" and via and not afp_read_in(S, f, via):
+        v = ("skip-store:other-container", via)
+    afp_emit("skip-store" if v is None else v[0] if v[0] in ("store", "skip-store:other-container")
+             else "left:" + v[0], S, f, p,
              "" if v is None else v[1])
     return v is not None and v[0] == "store"
 
@@ -379,6 +425,11 @@ def afp_chain(file, T, a):
 def afp_returns(file, fn):
     # fn(...)->f: the same, for a function declared in a header.
     return None
+
+def afp_read_in(S, f, via):
+    # Which members the lockless reads go through is for tools/convert to
+    # say; afp_chain() types nothing here, so this is never asked.
+    return True
 
 def afp_emit(kind, S, f, p, detail=""):
     print("afp\t%s\t%s\t%s\t%s\t%s:%s" % (kind, S, f, detail, p.file, p.line))
@@ -878,8 +929,8 @@ f << stall.f;
 p << stall.p;
 @@
 if afp_ok(p[0].file, S, f):
-    v = afp_site(p[0], f, "store")
-    afp_emit("store" if v[0] == "store" else "left:" + v[0], S, f, p[0], v[1])
+    v = afp_store_site(p[0], S, f)
+    afp_emit(v[0] if v[0] in ("store", "skip-store:other-container") else "left:" + v[0], S, f, p[0], v[1])
 else:
     afp_emit("skip-store", S, f, p[0])
 
@@ -904,7 +955,7 @@ S << st.S;
 f << st.f;
 p << st.p;
 @@
-if afp_ok(p[0].file, S, f) and afp_site(p[0], f, "store")[0] == "store":
+if afp_ok(p[0].file, S, f) and afp_store_site(p[0], S, f)[0] == "store":
     AFP_CONVERT_AT.add(afp_at(p[0]))
 else:
     cocci.include_match(False)
@@ -928,7 +979,9 @@ coccilib.org.print_todo(p[0], "plain store to struct %s field %s, read locklessl
 // One member further (e->a.f, e->a->f): spatch knows e's struct T but not
 // the type of member a; afp_chain() names a's struct U from T's definition
 // (tools/convert's; None under make coccicheck, which reads no header),
-// and the store is then judged as one to U's field f.
+// and the store is then judged as one to U's field f, unless every lockless
+// read of that field found goes through a member of another struct
+// (afp_read_in(): cfs_rq->avg.load_avg read, se->avg.load_avg stored).
 @stchain disable ptr_to_array, fld_to_ptr, mkinit@
 // (Metavariable names that no field list holds: they precede it.)
 identifier afp_T, afp_a;
@@ -955,7 +1008,7 @@ a << stchain.afp_a;
 f << stchain.f;
 p << stchain.p;
 @@
-if afp_store_via(p[0], afp_chain(p[0].file, T, a), f):
+if afp_store_via(p[0], afp_chain(p[0].file, T, a), f, T + "." + a):
     AFP_CONVERT_AT.add(afp_at(p[0]))
 else:
     cocci.include_match(False)

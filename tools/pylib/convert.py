@@ -32,14 +32,19 @@ skipped file is counted in the final table and listed in
 $RESULTS/convert/*.tsv; a rerun on a converted tree changes nothing; with
 --commit, one commit per subsystem directory saying how it was generated
 and why each site was converted.
-With --chains (opt-in), e->a.f and e->a->f, where spatch knows e's struct T
-but not member a's type, are typed through T's definition (member a a
-struct U or struct U *): reads in pass 1 (cocci 'chain' lines), plain
-stores in pass 2 (a map T.a -> U in $AFP_CHAINS), and so are stores
-fn(...)->f when a header gives fn the return type struct U * (the map's
-'fn()' entries); one member deep, not through anonymous struct members,
-typedefs or packed structs, and a read-modify-write through either stays
-a report.
+Chain typing (on; --no-chains turns it off): e->a.f and e->a->f, where
+spatch knows e's struct T but not member a's type, are typed through T's
+definition (member a a struct U or struct U *): reads in pass 1 (cocci
+'chain' lines), plain stores in pass 2 (a map T.a -> U in $AFP_CHAINS),
+and so are stores fn(...)->f when a header gives fn the return type
+struct U * (the map's 'fn()' entries); one member deep, not through
+anonymous struct members, typedefs or packed structs, and a
+read-modify-write through either stays a report. Each typed read keeps the
+member T.a it goes through (pass 1 'member' lines for the reads spatch
+typed itself); when every lockless read of U's f goes through members,
+a store through another member (e->b.f, or x->f with x = &e->b a local)
+is not a finding (skip-store:other-container): cfs_rq->avg.load_avg read
+locklessly says nothing of se->avg.load_avg.
 Does not: build the result, look through includes (--no-includes: a store
 whose struct type spatch cannot see is reported, not converted), follow
 typedef'd structs, follow control flow or callers (a lock the caller holds
@@ -67,8 +72,8 @@ from afp.env import ENV  # noqa: E402
 from afp import lockdisc, plainpass  # noqa: E402
 from afp.fields import (MEMBER_ALIAS_RE, Defs, Field, Read, Site, add_aliases,  # noqa: E402
                         RETURNS_RE, call_map, chain_map, dedupe_sites, explain_skips, named_fields, parse_aliases,
-                        parse_decls, parse_discover, parse_field_spec, parse_sites, plan_pairs, shared_fields, split_loc,
-                        type_chains)
+                        parse_decls, parse_discover, parse_field_spec, parse_sites, plan_pairs, read_only_via, shared_fields,
+                        split_loc, type_chains)
 from afp.git import (EXCLUDE, SOURCES, blob_ids, blob_texts, git, grep_files, grep_names,  # noqa: E402
                      line_mapper, require_clean, spec_for)
 from afp.message import commit_message, subsystem  # noqa: E402
@@ -153,10 +158,10 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                     help='also run the plain-reader pass (afp/lockdisc.py) on the whole tree: fields whose '
                          'writers all hold one lock L while a plain read in another function holds no L; '
                          'convert their writers and those lockless reads (reads under L stay plain)')
-    ap.add_argument('--chains', action='store_true',
+    ap.add_argument('--chains', action=argparse.BooleanOptionalAction, default=True,
                     help='type e->a.f and e->a->f one member further, through the definition of e\'s struct '
-                         '(off by default: the sites it adds in the scopes of the series\' generated patches '
-                         'are not reviewed yet)')
+                         '(on by default; --no-chains leaves them field-name-only reads and untyped stores, '
+                         'as before)')
     ap.add_argument('--all-files', action='store_true',
                     help='run the store pass also on files that name none of the structs whose fields '
                          'they store to, or in which no such store has a base spatch could type (they can '
@@ -239,7 +244,7 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
     the outer structs T of chain reads (e->a.f): then, in a second round,
     of the structs U their members a lead to."""
     names = {r.struct for r in reads if r.typed} | {s for s, _, _ in a.field}
-    outer = {r.via.partition('.')[0] for r in reads if r.via}
+    outer = {r.via.partition('.')[0] for r in reads if r.via and not r.typed}
     if not names | outer:
         return Defs([]), []
     found = grep_names(a.ksrc, STRUCT_DEF_RE, SOURCES + EXCLUDE, r'struct\s+(?:__packed\s+)?(\w+)')
@@ -259,7 +264,8 @@ def declarations(a: argparse.Namespace, reads: List[Read], blobs: Dict[str, str]
                 outs += cached_pass(shadow_tree(a.ksrc, files, Path(tmp)), files, blobs, cache, a.jobs,
                                     label, argv, a.timeout, 20, a.retry_failed)
         done |= set(files)
-        chained = type_chains([r for r in reads if r.via], Defs(d for o in outs for d in parse_decls(o.out)))
+        chained = type_chains([r for r in reads if r.via and not r.typed],
+                              Defs(d for o in outs for d in parse_decls(o.out)))
         wanted = {r.struct for r in chained if r.typed} - names - outer
         if not wanted:
             break
@@ -302,7 +308,10 @@ def convert(a: argparse.Namespace, fields: Dict[Tuple[str, str, str], Field], de
         # fn(...)->f: fn a header function returning struct U *.
         chains.update(call_map(git(a.ksrc, 'grep', '-h', '-I', '-P', RETURNS_RE.pattern, '--', '*.h', *EXCLUDE,
                                    ok=(0, 1)), structs_read))
-    chains_text = json.dumps(chains, sort_keys=True)
+    # A chain store converts only through a member some read goes through
+    # (or when a read reaches the field through a bare struct pointer).
+    chains_json: Dict[str, object] = {**chains, '=via': read_only_via(fields)} if chains else {}
+    chains_text = json.dumps(chains_json, sort_keys=True)
     chains_file = gen_dir / f'chains-{hashlib.sha1(chains_text.encode()).hexdigest()[:12]}.json'
     chains_file.write_text(chains_text)
     found = grep_names(a.ksrc, STORE_RE, spec_for(a.paths), r'(?:->|\.)\s*([A-Za-z_]\w*)')
@@ -547,7 +556,7 @@ def main(argv: List[str]) -> int:
     print(f'==> {command}  (KSRC={a.ksrc}, {version})', flush=True)
     reads, skipped, unparsed1 = discover(a, blobs, base, version)
     if not a.chains:  # chain reads stay field-name-only reads, as untyped ones
-        reads = [Read(False, '?', r.name, r.file, r.line) if r.via else r for r in reads]
+        reads = [Read(False, '?', r.name, r.file, r.line) if r.via and not r.typed else r for r in reads]
     cands: List[dict] = []
     if a.plain_readers:
         cands = plain_reader_pass(a, blobs, base)

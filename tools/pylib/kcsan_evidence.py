@@ -260,6 +260,8 @@ class Conversion:
             return 'left plain', f'{fld}: {kind[5:]}' + (f' ({why})' if why else '')
         if kind.endswith(':unrelated'):
             return 'not converted', f'{fld}: no marked read of this struct\'s field found'
+        if kind == 'skip-store:other-container':
+            return 'not converted', f'{fld}: marked reads of this field found only through other members than {why}'
         if kind.startswith('skip-store:'):
             return 'not converted', f'{fld}: {kind[11:]} (not a type the accessor takes)'
         verdict, text = KIND_WORDS.get(kind, ('not converted', kind))

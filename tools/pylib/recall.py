@@ -114,7 +114,8 @@ def main(argv: List[str]) -> int:
     ap.add_argument('--commit', default=ENV.get('BASE_TAG') or 'atomic-from-ptr-base',
                     help='the tree to sample (default: the base commit, before the series)')
     ap.add_argument('--upstream', metavar='VERSION', help='the plain-reader experiment against this base (6.12)')
-    ap.add_argument('--chains', action='store_true', help='run tools/convert with --chains')
+    ap.add_argument('--chains', action=argparse.BooleanOptionalAction, default=True,
+                    help='run tools/convert with --chains (its default) or --no-chains')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
     a = ap.parse_args(argv)
     if a.upstream:
@@ -133,7 +134,7 @@ def main(argv: List[str]) -> int:
         '-m', f'recall: strip {len(picks)} WRITE_ONCE() stores (seed {a.seed})')
     files = sorted({p for p, _, _ in picks})
     results.mkdir(parents=True, exist_ok=True)
-    argv2 = [str(ROOT / 'tools' / 'convert'), '--dry-run', *(['--chains'] if a.chains else []),
+    argv2 = [str(ROOT / 'tools' / 'convert'), '--dry-run', *([] if a.chains else ['--no-chains']),
              '--results', str(results / 'convert'), *files]
     with open(results / 'convert.log', 'w') as log:
         rc = subprocess.run(argv2, env=dict(os.environ, KSRC=tree), stdout=log, stderr=subprocess.STDOUT).returncode
@@ -158,7 +159,7 @@ def main(argv: List[str]) -> int:
     with open(results / 'sites.tsv', 'w') as f:
         f.write('#verdict\tfield\tfile:line\n' + ''.join('\t'.join(r) + '\n' for r in rows))
     lines = ['## Recall of tools/convert on upstream WRITE_ONCE() stores', '',
-             f'`tools/recall --sample {a.sample} --seed {a.seed}{" --chains" if a.chains else ""}` on '
+             f'`tools/recall --sample {a.sample} --seed {a.seed}{"" if a.chains else " --no-chains"}` on '
              f'{a.commit}: {len(picks)} of '
              f'{len(cands)} one-line WRITE_ONCE(E->f, v) statements whose field the same .c file reads '
              f'with READ_ONCE(), stripped to E->f = v, then tools/convert --dry-run on the '

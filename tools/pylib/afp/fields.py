@@ -24,7 +24,7 @@ class Read:
     name: str
     file: str
     line: int
-    via: str = ''        # a chain read e->a.f / e->a->f not typed yet: 'T.a' (e of struct T)
+    via: str = ''        # a chain read e->a.f / e->a->f: 'T.a' (e of struct T), kept once typed
 
 
 @dataclass
@@ -68,16 +68,27 @@ def split_loc(loc: str) -> Tuple[str, int]:
 
 
 def parse_discover(text: str) -> List[Read]:
+    """The reads of pass 1's -D discover lines. A 'member' line names the
+    member T.a a typed read at the same file, line and field goes through
+    (as many typed reads there as member lines take one each, in order;
+    any others are through a bare struct pointer)."""
     reads = []
+    members: Dict[Tuple[str, int, str], List[str]] = defaultdict(list)
     for line in text.splitlines():
         parts = line.split('\t')
         if len(parts) == 5 and parts[0] == 'field':
             path, ln = split_loc(parts[4])
             if parts[1] == 'chain':
                 reads.append(Read(False, '?', parts[3], path, ln, parts[2]))
+            elif parts[1] == 'member':
+                members[(path, ln, parts[3])].append(parts[2])
             else:
                 reads.append(Read(parts[1] == 'typed', parts[2], parts[3], path, ln))
-    return reads
+    out = []
+    for r in reads:
+        vias = members.get((r.file, r.line, r.name)) if r.typed else None
+        out.append(Read(True, r.struct, r.name, r.file, r.line, vias.pop(0)) if vias else r)
+    return out
 
 
 MEMBER_STRUCT_RE = re.compile(r'(?:(?:const|volatile)\s+)*struct\s+(\w+)\s*(\*?)\s*(?:(?:const|volatile)\s*)*')
@@ -104,10 +115,10 @@ def type_chains(reads: Iterable[Read], defs: 'Defs') -> List[Read]:
     untyped (they count as field-name-only reads)."""
     out = []
     for r in reads:
-        if r.via:
+        if r.via and not r.typed:
             outer, _, member = r.via.partition('.')
             u = member_struct(defs, outer, member, r.file)
-            r = Read(True, u, r.name, r.file, r.line) if u else Read(False, '?', r.name, r.file, r.line)
+            r = Read(True, u, r.name, r.file, r.line, r.via) if u else Read(False, '?', r.name, r.file, r.line)
         out.append(r)
     return out
 
@@ -288,6 +299,7 @@ class Field:
     defn: Optional[StructDef]
     kind: str            # ok, or the reason it is not converted
     readers: List[str] = field(default_factory=list)
+    vias: Set[str] = field(default_factory=set)   # members the reads go through ('T.a'); '' a bare struct pointer
 
 
 def shared_fields(reads: Iterable[Read], defs: Defs) -> Dict[Tuple[str, str, str], Field]:
@@ -307,6 +319,7 @@ def shared_fields(reads: Iterable[Read], defs: Defs) -> Dict[Tuple[str, str, str
             key = (d.key, r.struct, r.name)
         f = out.setdefault(key, Field(r.struct, r.name, d, kind))
         f.readers.append(f'{r.file}:{r.line}')
+        f.vias.add(r.via)
     return out
 
 
@@ -328,6 +341,8 @@ def named_fields(specs: Sequence[Tuple[str, str, str]], fields: Dict[Tuple[str, 
     out: Dict[Tuple[str, str, str], Field] = {}
     for struct, name, reader in specs:
         hits = {k: f for k, f in fields.items() if f.struct == struct and f.name == name}
+        for f in hits.values():
+            f.vias = set()   # named: its stores are judged through whatever member they go
         if not hits:
             d, why = defs.resolve(struct, '', name)
             if d is None:
@@ -340,6 +355,18 @@ def named_fields(specs: Sequence[Tuple[str, str, str]], fields: Dict[Tuple[str, 
             hits = {(d.key if d else '?', struct, name): Field(struct, name, d, kind, [reader or 'named'])}
         out.update(hits)
     return out
+
+
+def read_only_via(fields: Dict[Tuple[str, str, str], Field]) -> Dict[str, List[str]]:
+    """'S:f' -> the members ('T.a') that all the lockless reads of S's f
+    go through, for the fields no read reaches through a bare struct S *
+    (nor named with --field). The store pass converts a store e->a.f to
+    such a field only through one of those members: a read of
+    cfs_rq->avg.load_avg says nothing of se->avg.load_avg."""
+    vias: Dict[str, Set[str]] = defaultdict(set)
+    for f in fields.values():
+        vias[f'{f.struct}:{f.name}'] |= f.vias or {''}
+    return {k: sorted(v) for k, v in sorted(vias.items()) if '' not in v}
 
 
 def explain_skips(sites: Iterable[Site], fields: Dict[Tuple[str, str, str], Field]) -> List[Site]:

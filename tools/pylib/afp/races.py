@@ -227,9 +227,8 @@ def race_accesses(body, base, field):
     return out
 
 
-def race_verdict(text, line, col, field, kind, cache=None):
-    """(verdict, detail) for the access to field whose name is at line:col
-    (1-based line, 0-based column) of text; kind is 'store' or 'rmw'."""
+def race_code(text, line, col, cache=None):
+    """(blanked code, functions, offset of line:col) of text."""
     if cache is not None and id(text) in cache:
         code, funcs = cache[id(text)]
     else:
@@ -237,7 +236,35 @@ def race_verdict(text, line, col, field, kind, cache=None):
         funcs = race_functions(code)
         if cache is not None:
             cache[id(text)] = (code, funcs)
-    at = race_offset(code, line, col)
+    return code, funcs, race_offset(code, line, col)
+
+
+def race_member_of(text, line, col, cache=None):
+    """'T.a' when the access at line:col is x->f with x a local pointer the
+    function declares as 'struct U *x = &e->a;' (or &e.a), e declared in
+    the function or its parameters as 'struct T *e' (or 'struct T e'), and x
+    not assigned again before the access: the access goes through member a
+    of struct T. Else ''."""
+    code, funcs, at = race_code(text, line, col, cache)
+    fn = [f for f in funcs if f[2] < at < f[3]]
+    base, op = race_base(code, at)
+    if not fn or op != '->' or not re.fullmatch(r'[A-Za-z_]\w*', base):
+        return ''
+    head, body = fn[0][1], code[fn[0][2]:at]
+    x = re.escape(base)
+    d = re.search(r'\bstruct\s+\w+\s*\*\s*%s\s*=\s*&\s*(\w+)\s*(->|\.)\s*(\w+)\s*;' % x, body)
+    if not d or re.search(r'(?<![=!<>])\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)' % x, body[d.end():]):
+        return ''
+    e = re.escape(d.group(1))
+    star = r'\*\s*' if d.group(2) == '->' else ''
+    t = re.search(r'\bstruct\s+(\w+)\s*%s%s\b' % (star, e), head + ';' + body[:d.start()])
+    return '%s.%s' % (t.group(1), d.group(3)) if t else ''
+
+
+def race_verdict(text, line, col, field, kind, cache=None):
+    """(verdict, detail) for the access to field whose name is at line:col
+    (1-based line, 0-based column) of text; kind is 'store' or 'rmw'."""
+    code, funcs, at = race_code(text, line, col, cache)
     fn = [f for f in funcs if f[2] < at < f[3]]
     if not fn:
         return kind, ''

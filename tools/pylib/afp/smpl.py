@@ -61,7 +61,9 @@ def python_block(unpublished: Dict[str, str]) -> str:
     fn = fn.replace('SCALAR_TYPES', 'AFP_SCALAR').replace('WIDE_TYPES', 'AFP_WIDE')
     src = inspect.getsource(races)
     body = src[src.index('# BEGIN embedded\n') + len('# BEGIN embedded\n'):src.index('# END embedded')]
-    table = 'UNPUBLISHED = {\n' + ''.join(f'    {k!r}: {v!r},\n' for k, v in sorted(unpublished.items())) + '}'
+    # Double-quoted, an apostrophe written \x27: spatch lexes the script code
+    # of a .cocci file and stops at an unpaired quote, even inside a string.
+    table = 'UNPUBLISHED = {\n' + ''.join(f'    {_pystr(k)}: {_pystr(v)},\n' for k, v in sorted(unpublished.items())) + '}'
     body = body.replace('UNPUBLISHED = {}', table)
     site = '''AFP_TEXTS = {}
 AFP_SCANS = {}
@@ -81,19 +83,42 @@ def afp_site(p, f, kind):
     return race_verdict(AFP_TEXTS[p.file], int(p.line), int(p.column), f, kind, AFP_SCANS)
 
 
-def afp_store_via(p, S, f):
+def afp_store_site(p, S, f):
+    """afp_site() of a typed plain store to S's field f at p, but
+    ("skip-store:other-container", "T.a") when its base is a local pointer
+    to member a of a struct T (race_member_of()) and no lockless read of
+    that field goes through T.a or a bare struct S pointer."""
+    v = afp_site(p, f, "store")
+    if v[0] == "store":
+        via = race_member_of(AFP_TEXTS[p.file], int(p.line), int(p.column), AFP_SCANS)
+        if via and not afp_read_in(S, f, via):
+            return "skip-store:other-container", via
+    return v
+
+
+def afp_store_via(p, S, f, via=""):
     """A plain store to field f at p whose struct S came from a map
     (None: not typed, nothing said): judged and reported as the typed
-    stores are; True when it is to be converted."""
+    stores are; True when it is to be converted. via is the member it
+    goes through ("T.a"); a store through a member no lockless read of
+    the field of S goes through is not a finding (skip-store:other-container)."""
     if S is None:
         return False
     v = afp_site(p, f, "store") if afp_ok(p.file, S, f) else None
-    afp_emit("skip-store" if v is None else "store" if v[0] == "store" else "left:" + v[0], S, f, p,
+    if v is not None and v[0] == "store" and via and not afp_read_in(S, f, via):
+        v = ("skip-store:other-container", via)
+    afp_emit("skip-store" if v is None else v[0] if v[0] in ("store", "skip-store:other-container")
+             else "left:" + v[0], S, f, p,
              "" if v is None else v[1])
     return v is not None and v[0] == "store"
 '''
     return '\n'.join(['import re', '', _words('AFP_SCALAR', mk.SCALAR_TYPES), _words('AFP_WIDE', mk.WIDE_TYPES), '',
                       fn.rstrip('\n'), '', '', body.rstrip('\n'), '', '', site.rstrip('\n')]) + '\n'
+
+
+def _pystr(s: str) -> str:
+    """s as a Python string literal with no apostrophe in it."""
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"').replace("'", '\\x27') + '"'
 
 
 def _disj(branches: List[str]) -> str:
@@ -134,12 +159,13 @@ def _expand(acc: str) -> List[str]:
 def _accept(rule: str, kind: str, verdict: str) -> str:
     """The script that keeps rule's matches whose afp_site() verdict is
     verdict, and adds their places to AFP_CONVERT_AT for the patch rule."""
+    judge = 'afp_store_site(p[0], S, f)' if kind == 'store' else f'afp_site(p[0], f, "{kind}")'
     return f'''@script:python@
 S << {rule}.S;
 f << {rule}.f;
 p << {rule}.p;
 @@
-if afp_ok(p[0].file, S, f) and afp_site(p[0], f, "{kind}")[0] == "{verdict}":
+if afp_ok(p[0].file, S, f) and {judge}[0] == "{verdict}":
     AFP_CONVERT_AT.add(afp_at(p[0]))
 else:
     cocci.include_match(False)'''
@@ -323,8 +349,8 @@ f << stall.f;
 p << stall.p;
 @@
 if afp_ok(p[0].file, S, f):
-    v = afp_site(p[0], f, "store")
-    afp_emit("store" if v[0] == "store" else "left:" + v[0], S, f, p[0], v[1])
+    v = afp_store_site(p[0], S, f)
+    afp_emit(v[0] if v[0] in ("store", "skip-store:other-container") else "left:" + v[0], S, f, p[0], v[1])
 else:
     afp_emit("skip-store", S, f, p[0])
 
@@ -352,7 +378,9 @@ coccilib.org.print_todo(p[0], "plain store to struct %s field %s, read locklessl
 // One member further (e->a.f, e->a->f): spatch knows e's struct T but not
 // the type of member a; afp_chain() names a's struct U from T's definition
 // (tools/convert's; None under make coccicheck, which reads no header),
-// and the store is then judged as one to U's field f.
+// and the store is then judged as one to U's field f, unless every lockless
+// read of that field found goes through a member of another struct
+// (afp_read_in(): cfs_rq->avg.load_avg read, se->avg.load_avg stored).
 @stchain {DISABLE}@
 // (Metavariable names that no field list holds: they precede it.)
 identifier afp_T, afp_a;
@@ -379,7 +407,7 @@ a << stchain.afp_a;
 f << stchain.f;
 p << stchain.p;
 @@
-if afp_store_via(p[0], afp_chain(p[0].file, T, a), f):
+if afp_store_via(p[0], afp_chain(p[0].file, T, a), f, T + "." + a):
     AFP_CONVERT_AT.add(afp_at(p[0]))
 else:
     cocci.include_match(False)

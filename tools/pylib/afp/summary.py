@@ -50,7 +50,8 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
               unparsed: Optional[Dict[str, List[int]]] = None,
               unparsed1: Tuple[int, int, int] = (0, 0, 0)) -> Tuple[str, Dict[str, int]]:
     kinds = Counter(f.kind for f in fields.values())
-    sk = Counter({'skip-store:unrelated': 'unrelated', 'rmw:unrelated': 'rmw-unrelated'}.get(
+    sk = Counter({'skip-store:unrelated': 'unrelated', 'skip-store:other-container': 'other-container',
+                  'rmw:unrelated': 'rmw-unrelated'}.get(
         s.kind, s.kind.split(':')[0]) for s in sites)
     rmw_typed = sum(s.kind == 'rmw' and s.struct != '?' for s in sites)
     left = Counter(s.kind[5:] for s in sites if s.kind.startswith('left:'))
@@ -61,7 +62,8 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
               'fields_untyped_only': len(untyped), 'stores_converted': sk['store'],
               'rmw_converted': sk['rmw-store'], 'reads_rewritten': sk['read'],
               **{'left_' + v.replace('-', '_'): left[v] for v in LEFT_VERDICTS},
-              'stores_left_field_kind': sk['skip-store'], 'stores_unrelated_struct': sk['unrelated'], 'stores_untyped': sk['untyped-store'],
+              'stores_left_field_kind': sk['skip-store'], 'stores_unrelated_struct': sk['unrelated'],
+              'stores_other_container': sk['other-container'], 'stores_untyped': sk['untyped-store'],
               'rmw_reported': sk['rmw'], 'rmw_typed': rmw_typed, 'rmw_unrelated': sk['rmw-unrelated'], 'chained': sk['chained'], 'for_header': sk['for-header'],
               'files_changed': converted_files, 'files_with_stores': store_files, 'files_skipped': len(skipped),
               'stores_unparsed': sk['unparsed-store'], 'files_parsed_in_part': len(unparsed or {}),
@@ -80,8 +82,12 @@ def summarize(fields: Dict[Tuple[str, str, str], Field], untyped: Dict[str, int]
         *[(f'left plain, cannot race: {v}', f'{left[v]}  ({LEFT_WHY[v]})') for v in LEFT_VERDICTS],
         ('stores left: field kind', f"{sk['skip-store']}" + ''.join(
             f" ({', '.join(why)})" for why in [[f'{k[11:]} {v}' for k, v in sorted(Counter(s.kind for s in sites).items())
-                                                if k.startswith('skip-store:') and k != 'skip-store:unrelated']] if why)),
+                                                if k.startswith('skip-store:')
+                                                and k not in ('skip-store:unrelated', 'skip-store:other-container')]]
+            if why)),
         ('same name, struct not read locklessly', f"{sk['unrelated']} (not findings)"),
+        *([('same field, member not read locklessly', f"{sk['other-container']} (e->a.f, every marked read "
+            'of the field through another member; not findings)')] if sk['other-container'] else []),
         ('stores left: struct type unknown', sk['untyped-store']),
         ('stores left: chained / for header', f"{sk['chained']} / {sk['for-header']}"),
         ('read-modify-write reported', f"{sk['rmw']} (no lock held or not a statement: use atomic_t, or take the "
