@@ -357,6 +357,29 @@ class ChainTest(unittest.TestCase):
         r, = cv.parse_discover('field\tchain\tvcpu.arch\tmp_state\tx.c:7\n')
         self.assertEqual(r, cv.Read(False, '?', 'mp_state', 'x.c', 7, 'vcpu.arch'))
 
+    def test_discover_member_line_gives_a_typed_read_its_member(self):
+        text = ('field\ttyped\tavg\tload\tx.c:7\n'
+                'field\ttyped\tavg\tload\tx.c:7\n'
+                'field\tmember\tcfs_rq.avg\tload\tx.c:7\n'
+                'field\ttyped\tavg\tutil\tx.c:8\n')
+        self.assertEqual(cv.parse_discover(text),
+                         [cv.Read(True, 'avg', 'load', 'x.c', 7, 'cfs_rq.avg'),
+                          cv.Read(True, 'avg', 'load', 'x.c', 7),     # a second read there: a bare pointer
+                          cv.Read(True, 'avg', 'util', 'x.c', 8)])
+
+    def test_read_only_via(self):
+        reads = [cv.Read(True, 'avg', 'load', 'x.c', 7, 'cfs_rq.avg'),
+                 cv.Read(True, 'avg', 'load', 'y.c', 3, 'rq.avg_rt'),
+                 cv.Read(True, 'avg', 'util', 'x.c', 8, 'cfs_rq.avg'),
+                 cv.Read(True, 'avg', 'util', 'x.c', 9)]
+        defs = fl.Defs(fl.parse_decls('struct\tavg\tx.h:1\nmember\tavg\tload\tint\tplain\tx.h:2\n'
+                                      'member\tavg\tutil\tint\tplain\tx.h:3\n'))
+        fields = fl.shared_fields(reads, defs)
+        # util is also read through a bare struct avg *: no restriction.
+        self.assertEqual(fl.read_only_via(fields), {'avg:load': ['cfs_rq.avg', 'rq.avg_rt']})
+        named = fl.named_fields([('avg', 'load', '')], fields, defs)
+        self.assertEqual(fl.read_only_via(named), {})   # --field: its stores are judged wherever they are
+
     def test_member_struct(self):
         ms = fl.member_struct
         self.assertEqual(ms(self.defs, 'vcpu', 'arch'), 'run_state')
@@ -373,7 +396,7 @@ class ChainTest(unittest.TestCase):
                  cv.Read(False, '?', 'mp_state', 'x.c', 8, 'vcpu.id'),
                  cv.Read(True, 'vcpu', 'id', 'x.c', 9)]
         self.assertEqual(fl.type_chains(reads, self.defs),
-                         [cv.Read(True, 'run_state', 'mp_state', 'x.c', 7),
+                         [cv.Read(True, 'run_state', 'mp_state', 'x.c', 7, 'vcpu.arch'),
                           cv.Read(False, '?', 'mp_state', 'x.c', 8), reads[2]])
 
     def test_call_map(self):

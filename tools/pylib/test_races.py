@@ -83,6 +83,25 @@ class Verdicts(unittest.TestCase):
         src = 'void f(struct s *x)\n{\n\t/* spin_lock(&x->lock); */\n\tpr_info("spin_lock(&l)");\n\tx->n++;\n}\n'
         self.assertEqual(verdict(src, 'x->n', kind='rmw')[0], 'rmw')
 
+    def test_member_of_a_local_pointer(self):
+        def member_of(src, needle='sa->load'):
+            lines = src.split('\n')
+            n = next(i for i, line in enumerate(lines, 1) if needle in line)
+            return races.race_member_of(src, n, lines[n - 1].index(needle) + len(needle) - len('load'))
+        param = 'void f(struct entity *se, int v)\n{\n\tstruct avg *sa = &se->avg;\n\n\tsa->load = v;\n}\n'
+        self.assertEqual(member_of(param), 'entity.avg')
+        local = ('void f(struct task *p)\n{\n\tstruct entity *se = &p->se;\n\tstruct avg *sa = &se->avg;\n'
+                 '\tsa->load = 1;\n}\n')
+        self.assertEqual(member_of(local), 'entity.avg')
+        self.assertEqual(member_of('void f(struct entity e)\n{\n\tstruct avg *sa = &e.avg;\n\tsa->load = 1;\n}\n'),
+                         'entity.avg')
+        # Not known: a parameter, a pointer assigned again, a base of unknown type.
+        self.assertEqual(member_of('void f(struct avg *sa)\n{\n\tsa->load = 1;\n}\n'), '')
+        self.assertEqual(member_of(param.replace('\n\n', '\n\tsa = other;\n')), '')
+        self.assertEqual(member_of(param.replace('\n\n', '\n\tsa += 1;\n')), '')
+        self.assertEqual(member_of(param.replace('\n\n', '\n\tif (sa == NULL)\n\t\treturn;\n')), 'entity.avg')
+        self.assertEqual(member_of(param.replace('struct entity *se', 'entity_t *se')), '')
+
     def test_unpublished_table_is_well_formed(self):
         table = races.load_unpublished()
         self.assertIn('sched_fork', table)
