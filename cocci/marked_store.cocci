@@ -331,10 +331,12 @@ def race_verdict(text, line, col, field, kind, cache=None):
             if alloc and not race_escapes(body[alloc[-1].end():], base):
                 return 'fresh', '%s = %s() in %s()' % (base, alloc[-1].group(1), name)
         elif op == '.':
-            decl = re.search(r'(?:^|[;{}])\s*((?:const\s+)?struct\s+\w+\s+%s\s*(?:=|;|\[))' % v, body)
+            decl = re.search(r'(?:^|[;{}])\s*((?:const\s+)?struct\s+(\w+)\s+%s\s*(?:=|;|\[))' % v, body)
             if decl and not re.search(r'\bstatic\s+$', body[:decl.start(1)]) \
                     and not re.search(r'&\s*%s\b' % v, body[decl.end():]):
-                return 'on-stack', 'struct %s in %s()' % (base, name)
+                # The type, not the variable: 'struct ue' reads as a typo to
+                # codespell and checkpatch in a generated commit message.
+                return 'on-stack', 'a local struct %s in %s()' % (decl.group(2), name)
     depth = 0
     for m in sorted([(m.start(), 1) for m in RACE_SEQ_BEGIN_RE.finditer(body)]
                     + [(m.start(), -1) for m in RACE_SEQ_END_RE.finditer(body)]):

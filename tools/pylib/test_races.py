@@ -36,6 +36,7 @@ class Verdicts(unittest.TestCase):
     def test_on_stack_until_address_taken(self):
         src = 'void f(void)\n{\n\tstruct s it;\n\n\tit.n = 0;\n\tstart(&it);\n\tit.m = 1;\n}\n'
         self.assertEqual(verdict(src, 'it.n')[0], 'on-stack')
+        self.assertEqual(verdict(src, 'it.n')[1], 'a local struct s in f()')
         self.assertEqual(verdict(src, 'it.m', 'm')[0], 'store')
         static = 'void f(void)\n{\n\tstatic struct s it;\n\n\tit.n = 0;\n}\n'
         self.assertEqual(verdict(static, 'it.n')[0], 'store')
