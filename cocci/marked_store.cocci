@@ -277,7 +277,8 @@ def race_accesses(body, base, field):
 
 
 def race_code(text, line, col, cache=None):
-    """(blanked code, functions, offset of line:col) of text."""
+    """(blanked code, the function line:col is in or None, its offset) of
+    text."""
     if cache is not None and id(text) in cache:
         code, funcs = cache[id(text)]
     else:
@@ -285,7 +286,9 @@ def race_code(text, line, col, cache=None):
         funcs = race_functions(code)
         if cache is not None:
             cache[id(text)] = (code, funcs)
-    return code, funcs, race_offset(code, line, col)
+    at = race_offset(code, line, col)
+    fn = [f for f in funcs if f[2] < at < f[3]]
+    return code, fn[0] if fn else None, at
 
 
 def race_member_of(text, line, col, cache=None):
@@ -294,12 +297,11 @@ def race_member_of(text, line, col, cache=None):
     the function or its parameters as 'struct T *e' (or 'struct T e'), and x
     not assigned again before the access: the access goes through member a
     of struct T. Else ''."""
-    code, funcs, at = race_code(text, line, col, cache)
-    fn = [f for f in funcs if f[2] < at < f[3]]
+    code, fn, at = race_code(text, line, col, cache)
     base, op = race_base(code, at)
     if not fn or op != '->' or not re.fullmatch(r'[A-Za-z_]\w*', base):
         return ''
-    head, body = fn[0][1], code[fn[0][2]:at]
+    head, body = fn[1], code[fn[2]:at]
     x = re.escape(base)
     d = re.search(r'\bstruct\s+\w+\s*\*\s*%s\s*=\s*&\s*(\w+)\s*(->|\.)\s*(\w+)\s*;' % x, body)
     if not d or re.search(r'(?<![=!<>])\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)' % x, body[d.end():]):
@@ -313,11 +315,10 @@ def race_member_of(text, line, col, cache=None):
 def race_verdict(text, line, col, field, kind, cache=None):
     """(verdict, detail) for the access to field whose name is at line:col
     (1-based line, 0-based column) of text; kind is 'store' or 'rmw'."""
-    code, funcs, at = race_code(text, line, col, cache)
-    fn = [f for f in funcs if f[2] < at < f[3]]
+    code, fn, at = race_code(text, line, col, cache)
     if not fn:
         return kind, ''
-    name, head, start, end = fn[0]
+    name, head, start, end = fn
     if RACE_INIT_RE.search(head):
         return 'init', RACE_INIT_RE.search(head).group(0) + ' ' + name + '()'
     if name in UNPUBLISHED:
@@ -372,33 +373,35 @@ def afp_site(p, f, kind):
     return race_verdict(AFP_TEXTS[p.file], int(p.line), int(p.column), f, kind, AFP_SCANS)
 
 
-def afp_store_site(p, S, f):
-    """afp_site() of a typed plain store to S's field f at p, but
-    ("skip-store:other-container", "T.a") when its base is a local pointer
-    to member a of a struct T (race_member_of()) and no lockless read of
-    that field goes through T.a or a bare struct S pointer."""
+def afp_store_site(p, S, f, via=None):
+    """afp_site() of a plain store to S's field f at p, but
+    ("skip-store:other-container", via) when the store goes through member
+    via ("T.a"; None: the member a local base x = &e->a names,
+    race_member_of()) and no lockless read of that field goes through via
+    or a bare struct S pointer."""
     v = afp_site(p, f, "store")
     if v[0] == "store":
-        via = race_member_of(AFP_TEXTS[p.file], int(p.line), int(p.column), AFP_SCANS)
+        if via is None:
+            via = race_member_of(AFP_TEXTS[p.file], int(p.line), int(p.column), AFP_SCANS)
         if via and not afp_read_in(S, f, via):
             return "skip-store:other-container", via
     return v
+
+
+def afp_site_kind(v):
+    """The machine-line kind of an afp_store_site() verdict."""
+    return v[0] if v[0] in ("store", "skip-store:other-container") else "left:" + v[0]
 
 
 def afp_store_via(p, S, f, via=""):
     """A plain store to field f at p whose struct S came from a map
     (None: not typed, nothing said): judged and reported as the typed
     stores are; True when it is to be converted. via is the member it
-    goes through ("T.a"); a store through a member no lockless read of
-    the field of S goes through is not a finding (skip-store:other-container)."""
+    goes through ("T.a"; "" for none known)."""
     if S is None:
         return False
-    v = afp_site(p, f, "store") if afp_ok(p.file, S, f) else None
-    if v is not None and v[0] == "store" and via and not afp_read_in(S, f, via):
-        v = ("skip-store:other-container", via)
-    afp_emit("skip-store" if v is None else v[0] if v[0] in ("store", "skip-store:other-container")
-             else "left:" + v[0], S, f, p,
-             "" if v is None else v[1])
+    v = afp_store_site(p, S, f, via) if afp_ok(p.file, S, f) else None
+    afp_emit("skip-store" if v is None else afp_site_kind(v), S, f, p, "" if v is None else v[1])
     return v is not None and v[0] == "store"
 
 AFP_READS = set()
@@ -932,7 +935,7 @@ p << stall.p;
 @@
 if afp_ok(p[0].file, S, f):
     v = afp_store_site(p[0], S, f)
-    afp_emit(v[0] if v[0] in ("store", "skip-store:other-container") else "left:" + v[0], S, f, p[0], v[1])
+    afp_emit(afp_site_kind(v), S, f, p[0], v[1])
 else:
     afp_emit("skip-store", S, f, p[0])
 

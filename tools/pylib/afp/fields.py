@@ -11,7 +11,7 @@ Does not: judge a single site (afp/races.py does, inside spatch).
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .member_kind import member_kind
@@ -340,9 +340,8 @@ def named_fields(specs: Sequence[Tuple[str, str, str]], fields: Dict[Tuple[str, 
     gave, else 'named'."""
     out: Dict[Tuple[str, str, str], Field] = {}
     for struct, name, reader in specs:
-        hits = {k: f for k, f in fields.items() if f.struct == struct and f.name == name}
-        for f in hits.values():
-            f.vias = set()   # named: its stores are judged through whatever member they go
+        # Named: its stores are judged through whatever member they go.
+        hits = {k: replace(f, vias=set()) for k, f in fields.items() if f.struct == struct and f.name == name}
         if not hits:
             d, why = defs.resolve(struct, '', name)
             if d is None:

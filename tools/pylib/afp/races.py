@@ -228,7 +228,8 @@ def race_accesses(body, base, field):
 
 
 def race_code(text, line, col, cache=None):
-    """(blanked code, functions, offset of line:col) of text."""
+    """(blanked code, the function line:col is in or None, its offset) of
+    text."""
     if cache is not None and id(text) in cache:
         code, funcs = cache[id(text)]
     else:
@@ -236,7 +237,9 @@ def race_code(text, line, col, cache=None):
         funcs = race_functions(code)
         if cache is not None:
             cache[id(text)] = (code, funcs)
-    return code, funcs, race_offset(code, line, col)
+    at = race_offset(code, line, col)
+    fn = [f for f in funcs if f[2] < at < f[3]]
+    return code, fn[0] if fn else None, at
 
 
 def race_member_of(text, line, col, cache=None):
@@ -245,12 +248,11 @@ def race_member_of(text, line, col, cache=None):
     the function or its parameters as 'struct T *e' (or 'struct T e'), and x
     not assigned again before the access: the access goes through member a
     of struct T. Else ''."""
-    code, funcs, at = race_code(text, line, col, cache)
-    fn = [f for f in funcs if f[2] < at < f[3]]
+    code, fn, at = race_code(text, line, col, cache)
     base, op = race_base(code, at)
     if not fn or op != '->' or not re.fullmatch(r'[A-Za-z_]\w*', base):
         return ''
-    head, body = fn[0][1], code[fn[0][2]:at]
+    head, body = fn[1], code[fn[2]:at]
     x = re.escape(base)
     d = re.search(r'\bstruct\s+\w+\s*\*\s*%s\s*=\s*&\s*(\w+)\s*(->|\.)\s*(\w+)\s*;' % x, body)
     if not d or re.search(r'(?<![=!<>])\b%s\s*(?:[-+*/%%&|^]|<<|>>)?=(?!=)' % x, body[d.end():]):
@@ -264,11 +266,10 @@ def race_member_of(text, line, col, cache=None):
 def race_verdict(text, line, col, field, kind, cache=None):
     """(verdict, detail) for the access to field whose name is at line:col
     (1-based line, 0-based column) of text; kind is 'store' or 'rmw'."""
-    code, funcs, at = race_code(text, line, col, cache)
-    fn = [f for f in funcs if f[2] < at < f[3]]
+    code, fn, at = race_code(text, line, col, cache)
     if not fn:
         return kind, ''
-    name, head, start, end = fn[0]
+    name, head, start, end = fn
     if RACE_INIT_RE.search(head):
         return 'init', RACE_INIT_RE.search(head).group(0) + ' ' + name + '()'
     if name in UNPUBLISHED:

@@ -83,33 +83,35 @@ def afp_site(p, f, kind):
     return race_verdict(AFP_TEXTS[p.file], int(p.line), int(p.column), f, kind, AFP_SCANS)
 
 
-def afp_store_site(p, S, f):
-    """afp_site() of a typed plain store to S's field f at p, but
-    ("skip-store:other-container", "T.a") when its base is a local pointer
-    to member a of a struct T (race_member_of()) and no lockless read of
-    that field goes through T.a or a bare struct S pointer."""
+def afp_store_site(p, S, f, via=None):
+    """afp_site() of a plain store to S's field f at p, but
+    ("skip-store:other-container", via) when the store goes through member
+    via ("T.a"; None: the member a local base x = &e->a names,
+    race_member_of()) and no lockless read of that field goes through via
+    or a bare struct S pointer."""
     v = afp_site(p, f, "store")
     if v[0] == "store":
-        via = race_member_of(AFP_TEXTS[p.file], int(p.line), int(p.column), AFP_SCANS)
+        if via is None:
+            via = race_member_of(AFP_TEXTS[p.file], int(p.line), int(p.column), AFP_SCANS)
         if via and not afp_read_in(S, f, via):
             return "skip-store:other-container", via
     return v
+
+
+def afp_site_kind(v):
+    """The machine-line kind of an afp_store_site() verdict."""
+    return v[0] if v[0] in ("store", "skip-store:other-container") else "left:" + v[0]
 
 
 def afp_store_via(p, S, f, via=""):
     """A plain store to field f at p whose struct S came from a map
     (None: not typed, nothing said): judged and reported as the typed
     stores are; True when it is to be converted. via is the member it
-    goes through ("T.a"); a store through a member no lockless read of
-    the field of S goes through is not a finding (skip-store:other-container)."""
+    goes through ("T.a"; "" for none known)."""
     if S is None:
         return False
-    v = afp_site(p, f, "store") if afp_ok(p.file, S, f) else None
-    if v is not None and v[0] == "store" and via and not afp_read_in(S, f, via):
-        v = ("skip-store:other-container", via)
-    afp_emit("skip-store" if v is None else v[0] if v[0] in ("store", "skip-store:other-container")
-             else "left:" + v[0], S, f, p,
-             "" if v is None else v[1])
+    v = afp_store_site(p, S, f, via) if afp_ok(p.file, S, f) else None
+    afp_emit("skip-store" if v is None else afp_site_kind(v), S, f, p, "" if v is None else v[1])
     return v is not None and v[0] == "store"
 '''
     return '\n'.join(['import re', '', _words('AFP_SCALAR', mk.SCALAR_TYPES), _words('AFP_WIDE', mk.WIDE_TYPES), '',
@@ -350,7 +352,7 @@ p << stall.p;
 @@
 if afp_ok(p[0].file, S, f):
     v = afp_store_site(p[0], S, f)
-    afp_emit(v[0] if v[0] in ("store", "skip-store:other-container") else "left:" + v[0], S, f, p[0], v[1])
+    afp_emit(afp_site_kind(v), S, f, p[0], v[1])
 else:
     afp_emit("skip-store", S, f, p[0])
 
