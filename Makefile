@@ -6,6 +6,8 @@
 # WORK (default ~/.cache/atomic-from-ptr, see tools/lib.sh) is handed to the
 # tools when set on the command line or in the environment.
 ARCH ?= x86_64
+# The kernel base, a block of configs/source.conf: 6.1 (default) or 6.12.
+BASE ?=
 CF_ARCHES ?=
 # make test's arch set, a SET of configs/arch-sets: default, or all (adds the
 # x86_64-clang, i386, alpha SMP and arm64 Clang LTO boots and disassembly).
@@ -18,6 +20,7 @@ PATHS ?=
 CONVERT_ARGS ?=
 export KSRC
 export ARCHES
+export BASE
 export WORK
 
 PHONY :=
@@ -35,7 +38,7 @@ install-deps: ## Install the Debian packages in configs/packages (apt-get)
 	@tools/install-deps
 
 PHONY += prepare
-prepare: ## Unpack the pinned linux-source-6.1 into $(WORK)/src as a git tree
+prepare: ## Unpack the pinned linux-source of BASE (6.1, or BASE=6.12) into $(WORK)/src as a git tree
 	@tools/prepare
 
 PHONY += apply
@@ -108,6 +111,6 @@ PHONY += help
 help: ## This list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 16
-	@echo "Variables: WORK=$${WORK:-~/.cache/atomic-from-ptr}  ARCH=$(ARCH)  ARCHES=$${ARCHES:-default} (make test: default or all)"
+	@echo "Variables: BASE=$${BASE:-6.1} (or 6.12; configs/source.conf)  WORK=$${WORK:-~/.cache/atomic-from-ptr} (BASE=6.12: WORK/6.12)  ARCH=$(ARCH)  ARCHES=$${ARCHES:-default} (make test: default or all)"
 
 .PHONY: $(PHONY)

@@ -10,16 +10,31 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SOURCE_CONF=${SOURCE_CONF:-$ROOT/configs/source.conf}
 # shellcheck source=configs/source.conf
 . "$SOURCE_CONF"
+BASE=${BASE:-$BASE_DEFAULT}
+case " $BASES " in
+*" $BASE "*) ;;
+*) printf 'error: BASE=%s is not a base of %s.\n  Pick one of: %s (default %s).\n' \
+	"$BASE" "$SOURCE_CONF" "$BASES" "$BASE_DEFAULT" >&2
+	exit 1 ;;
+esac
+export BASE
 
-# Everything generated lives outside the checkout, under WORK.
-WORK=${WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/atomic-from-ptr}
+# Everything generated lives outside the checkout, under WORK; each base
+# other than 6.1 has its own WORK_SUBDIR (configs/source.conf). WORK_TOP is
+# exported so that a verb run by another verb does not nest the subdir twice.
+WORK_TOP=${WORK_TOP:-${WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/atomic-from-ptr}}
+export WORK_TOP
+WORK=$WORK_TOP${WORK_SUBDIR:+/$WORK_SUBDIR}
+PATCHES=${PATCHES:-$ROOT/patches${PATCHES_SUBDIR:+/$PATCHES_SUBDIR}}
+export PATCHES
 SRC=$WORK/src/$SOURCE_TOPDIR
 BUILD=$WORK/build
 RESULTS=$WORK/results
 STAMPS=$WORK/stamps
 BRANCH=${BRANCH:-atomic-from-ptr}
 BASE_TAG=atomic-from-ptr-base
-export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
+# One ccache for every base: its keys are the preprocessed sources.
+export CCACHE_DIR=${CCACHE_DIR:-$WORK_TOP/ccache}
 
 info() { printf '==> %s\n' "$*"; }
 warn() { printf 'warning: %s\n' "$*" >&2; }

@@ -24,7 +24,7 @@ def main(argv) -> int:
         print('usage: tools/export [--check]', file=sys.stderr)
         return 2
     src, branch = ENV['SRC'], ENV['BRANCH']
-    patches = Path(ENV['ROOT']) / 'patches'
+    patches = Path(ENV['PATCHES'])
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         names = format_patch(src, ENV['BASE_TAG'], ENV['BASE_COMMIT'],

@@ -838,7 +838,7 @@ def main(argv: List[str]) -> int:
         return 2
     use_cache, gates = parse_args(argv[2:])
     ctx = Ctx.from_env(argv[1], use_cache)
-    patches_dir = ctx.root / 'patches'
+    patches_dir = Path(ENV['PATCHES'])
     names = series.read_series(patches_dir)
     commits = git_lines(ctx, 'rev-list', '--reverse', f'{ctx.base}..{ctx.tip}')
     with tempfile.TemporaryDirectory(prefix='lint-export-') as tmp:

@@ -38,6 +38,14 @@ taken over every judged pair the pass still names (this sample's and those
 of earlier samples, each uniform over the candidates of its day); judged
 pairs the pass no longer names are counted by verdict: what a rule change
 took away.
+
+--converted 6.12 is the series' precision signal of issue 26: every access
+the generated patches of the 6.1 series mark (the commits on the series
+branch that record a tools/convert command) is looked up in the same file
+and function of 6.12.118 (afp/upstream.py converted_verdict()): marked by
+upstream, still plain, or gone (function or access no longer there). The
+table goes to stdout and recall/converted-upstream.md, the sites to
+recall/converted-upstream.tsv. It runs no spatch and needs no worktree.
 """
 
 import argparse
@@ -57,6 +65,7 @@ from afp.env import ENV  # noqa: E402
 from afp.git import EXCLUDE, git, worktree_at  # noqa: E402
 from afp import lockdisc, plainpass, upstream  # noqa: E402
 from afp.git import blob_ids  # noqa: E402
+from afp.generated import generated  # noqa: E402
 from afp.races import race_blank, race_functions, race_offset  # noqa: E402
 from afp.results import markdown_table  # noqa: E402
 from afp.summary import read_tsv  # noqa: E402
@@ -117,7 +126,11 @@ def main(argv: List[str]) -> int:
     ap.add_argument('--chains', action=argparse.BooleanOptionalAction, default=True,
                     help='run tools/convert with --chains (its default) or --no-chains')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    ap.add_argument('--converted', metavar='VERSION',
+                    help="the 6.1 series' converted accesses against this base (6.12)")
     a = ap.parse_args(argv)
+    if a.converted:
+        return converted_main(a)
     if a.upstream:
         return upstream_main(a)
     src, work, results = ENV['SRC'], ENV['WORK'], Path(ENV['RESULTS'], 'recall')
@@ -256,6 +269,42 @@ def judged_rows() -> Dict[Tuple[str, str, str, str], Tuple[str, str]]:
                              f'(tab-separated), got {line!r}')
         out[tuple(parts[:4])] = (parts[4], parts[5])
     return out
+
+
+def converted_main(a: argparse.Namespace) -> int:
+    if a.converted != '6.12':
+        raise SystemExit(f'error: --converted {a.converted}: only 6.12 is known; run tools/recall --converted 6.12.')
+    src, work, results = ENV['SRC'], ENV['WORK'], Path(ENV['RESULTS'], 'recall')
+    results.mkdir(parents=True, exist_ok=True)
+    newer = unpack_upstream(work)
+    rows, counts = [], Counter()
+    for n, commit, _ in generated(src, ENV['BASE_TAG'], ENV['BRANCH']):
+        diff = git(src, 'diff', '-U0', '--no-color', f'{commit}^', commit)
+        for site in upstream.converted_sites(diff):
+            path, line, field, kind = site
+            q = newer / path
+            old = git(src, 'show', f'{commit}^:{path}')
+            verdict, fn = upstream.converted_verdict(site, old, q.read_text(errors='replace')) \
+                if q.is_file() else ('gone', '')
+            counts[(n, kind, verdict)] += 1
+            rows.append((str(n), 'store' if kind == 'w' else 'read', verdict, field, fn, f'{path}:{line}'))
+    with open(results / 'converted-upstream.tsv', 'w') as f:
+        f.write('#patch\taccess\tverdict in 6.12\tfield\tfunction\tsite in 6.1\n'
+                + ''.join('\t'.join(r) + '\n' for r in rows))
+    table = [(f'{n}', 'stores' if kind == 'w' else 'reads',
+              str(sum(counts[(n, kind, v)] for v in ('marked', 'plain', 'gone'))),
+              str(counts[(n, kind, 'marked')]), str(counts[(n, kind, 'plain')]), str(counts[(n, kind, 'gone')]))
+             for n, kind in sorted({(n, k) for n, k, _ in counts})]
+    tot = {v: sum(c for (_, _, w), c in counts.items() if w == v) for v in ('marked', 'plain', 'gone')}
+    table.append(('all', '', str(sum(tot.values())), str(tot['marked']), str(tot['plain']), str(tot['gone'])))
+    md = (f"Accesses the 6.1 series' generated patches mark, looked up in {ENV['UPSTREAM_VERSION']} "
+          f'(same file and function; tools/recall --converted 6.12)\n\n'
+          + '\n'.join(markdown_table(('patch', 'access', 'converted in 6.1', 'marked upstream by 6.12',
+                                      'still plain', 'gone'), table)) + '\n')
+    (results / 'converted-upstream.md').write_text(md)
+    print(md, end='')
+    print(f'==> recall --converted: sites in {results / "converted-upstream.tsv"}')
+    return 0
 
 
 def upstream_main(a: argparse.Namespace) -> int:
