@@ -26,6 +26,14 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(verdict('int sched_fork(unsigned long c, struct task_struct *p)\n{\n\tp->n = 1;\n}\n',
                                  'p->n')[0], 'unpublished')
 
+    def test_listed_function_and_field(self):
+        src = ('bool ttwu_state_match(struct task_struct *p, unsigned int state, int *success)\n{\n'
+               '\tp->saved_state = TASK_RUNNING;\n\tp->other = 1;\n}\n')
+        self.assertEqual(verdict(src, 'p->saved_state', 'saved_state')[0], 'serialized')
+        self.assertEqual(verdict(src, 'p->other', 'other')[0], 'store')     # only the listed field
+        self.assertEqual(verdict(src.replace('ttwu_state_match', 'ttwu_other'), 'p->saved_state',
+                                 'saved_state')[0], 'store')                # only the listed function
+
     def test_fresh_until_passed_on(self):
         src = ('struct s *f(void)\n{\n\tstruct s *x = NULL;\n\tx = kzalloc(sizeof(*x), GFP_KERNEL);\n'
                '\tif (!x)\n\t\treturn NULL;\n\tspin_lock_init(&x->lock);\n\tx->n = 1;\n'
@@ -106,6 +114,7 @@ class Verdicts(unittest.TestCase):
     def test_unpublished_table_is_well_formed(self):
         table = races.load_unpublished()
         self.assertIn('sched_fork', table)
+        self.assertIn('ttwu_state_match.saved_state', table)
         self.assertTrue(all(why for why in table.values()))
 
 

@@ -45,11 +45,12 @@ class StructDef:
 #   store              plain store, converted
 #   rmw-store          read-modify-write under a lock, converted (x->f = x->f op v)
 #   left:<verdict>     left plain because it cannot race (afp/races.py):
-#                      init, unpublished, fresh, on-stack, seqcount, multi-step
+#                      init, serialized, unpublished, fresh, on-stack, seqcount,
+#                      multi-step
 #   rmw                read-modify-write not converted: no lock held, or not a statement
 #   skip-store[:why]   the field may not take a marked store (width, bit-field, ...)
 #   untyped-store, unparsed-store, chained, for-header: reported, never converted
-LEFT_VERDICTS = ('init', 'unpublished', 'fresh', 'on-stack', 'seqcount', 'multi-step')
+LEFT_VERDICTS = ('init', 'serialized', 'unpublished', 'fresh', 'on-stack', 'seqcount', 'multi-step')
 
 
 @dataclass(frozen=True)

@@ -331,7 +331,7 @@ def scan(text: str) -> dict:
                 why = 'unpublished'
             else:
                 verdict, _ = race_verdict(text, line, col, fld, 'rmw' if kind == 'rmw' else 'store', cache)
-                why = verdict if verdict in ('init', 'unpublished', 'fresh', 'on-stack', 'seqcount') else ''
+                why = verdict if verdict in ('init', 'serialized', 'unpublished', 'fresh', 'on-stack', 'seqcount') else ''
             acc.append((kind, t, fld, name, line, col, locks, why))
     # A function's name outside a call: an ops table, a function pointer, an argument.
     for m in re.finditer(r'\b([A-Za-z_]\w*)\b(?!\s*\()', code):

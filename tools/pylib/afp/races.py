@@ -9,6 +9,9 @@ tools/pylib/afp/smpl.py; tools/pylib/test_smpl.py fails when a copy is stale.
 
 Verdicts (first that applies):
   init          the function is __init, __meminit or __ref;
+  serialized    the function and field are listed as FUNCTION.FIELD in
+                UNPUBLISHED (cocci/unpublished.tsv): every access to the
+                field holds one lock, although a read of it is marked;
   unpublished   the function is listed in UNPUBLISHED (cocci/unpublished.tsv):
                 it fills in an object its caller has not published yet;
   fresh         the base is a local pointer this function allocated
@@ -272,6 +275,8 @@ def race_verdict(text, line, col, field, kind, cache=None):
     name, head, start, end = fn
     if RACE_INIT_RE.search(head):
         return 'init', RACE_INIT_RE.search(head).group(0) + ' ' + name + '()'
+    if name + '.' + field in UNPUBLISHED:
+        return 'serialized', name + '(): ' + UNPUBLISHED[name + '.' + field]
     if name in UNPUBLISHED:
         return 'unpublished', name + '(): ' + UNPUBLISHED[name]
     base, op = race_base(code, at)
@@ -311,14 +316,14 @@ TABLE = Path(__file__).resolve().parents[3] / 'cocci' / 'unpublished.tsv'
 
 
 def load_unpublished(path: Path = TABLE) -> Dict[str, str]:
-    """cocci/unpublished.tsv -> {function: why}; a malformed row stops with
-    its line number."""
+    """cocci/unpublished.tsv -> {FUNCTION or FUNCTION.FIELD: why}; a
+    malformed row stops with its line number."""
     out = {}
     for n, line in enumerate(path.read_text().splitlines(), 1):
         if line.strip() and not line.startswith('#'):
             name, _, why = line.partition('\t')
-            if not re.fullmatch(r'\w+', name) or not why.strip():
-                raise SystemExit(f'error: {path}:{n}: want FUNCTION<TAB>why, got {line!r}')
+            if not re.fullmatch(r'\w+(?:\.\w+)?', name) or not why.strip():
+                raise SystemExit(f'error: {path}:{n}: want FUNCTION<TAB>why or FUNCTION.FIELD<TAB>why, got {line!r}')
             out[name] = why.strip()
     return out
 
