@@ -98,16 +98,16 @@ UNPUBLISHED = {
     "__sched_fork": "the child task of copy_process() (or init_idle()\x27s idle task), before it is on the task list or a runqueue",
     "alloc_fair_sched_group": "the task_group sched_create_group() just allocated, before sched_online_group() adds it to task_groups",
     "inet_csk_clone_lock": "the clone newsk that sk_clone_lock() just returned, before the caller hashes it or queues it for accept()",
-    "init_file": "the struct file alloc_empty_file() (or its _noaccount and backing variants) just allocated; no fd table holds it until the caller\x27s fd_install() (6.12; 6.1\x27s __alloc_file())",
+    "init_file": "the struct file alloc_empty_file() (or its _noaccount and backing variants) just allocated; no fd table holds it until the caller\x27s fd_install()",
     "init_numa_balancing": "the mm of the forking task itself (sched_fork() runs before copy_mm(), and the reset is done only when mm_users is 1): its one user is then the task in copy_process(), and the marked readers of its scan state (task_numa_work(), task_numa_placement()) run only in tasks using it",
-    "init_sched_mm_cid": "the mm of the forking task itself (__sched_fork() runs before copy_mm(), and the store is done only when mm_users is 1): its one user is the task in copy_process(), and the marked reader of mm_cid_next_scan (task_mm_cid_work()) runs only in tasks using it (6.12)",
+    "init_sched_mm_cid": "the mm of the forking task itself (__sched_fork() runs before copy_mm(), and the store is done only when mm_users is 1): its one user is the task in copy_process(), and the marked reader of mm_cid_next_scan (task_mm_cid_work()) runs only in tasks using it",
     "sched_fork": "the child task of copy_process(), before it is on the task list or a runqueue",
-    "sched_mm_cid_fork": "the child task of copy_process(), called from copy_mm() before the child is on the task list or a runqueue; the marked readers of mm_cid_active look at tasks that run (rq->curr) (6.12)",
+    "sched_mm_cid_fork": "the child task of copy_process(), called from copy_mm() before the child is on the task list or a runqueue; the marked readers of mm_cid_active look at tasks that run (rq->curr)",
     "sk_clone_lock": "the clone newsk that sk_prot_alloc() just returned, before the caller hashes it or queues it for accept()",
     "sock_init_data_uid": "the sock that the create path of its caller just got from sk_alloc(), before it is hashed or attached to a file",
     "sugov_start": "the policy before cpufreq_add_update_util_hook() hands it to the scheduler (sugov_stop() removes the hook and waits with synchronize_rcu())",
     "tcp_create_openreq_child": "the child socket that inet_csk_clone_lock() just returned, before tcp_v4_syn_recv_sock() hashes it",
-    "ttwu_state_match.saved_state": "every access to task_struct::saved_state holds p->pi_lock: its READ_ONCE() in __task_state_match() is reached from ttwu_state_match() and task_state_match() (pi_lock held) and wait_task_inactive() (task_rq_lock()), its other writers are the rtlock save/restore and the freezer, serialised by pi_lock (the comment in task_state_match()) (6.12)",
+    "ttwu_state_match.saved_state": "every access to task_struct::saved_state holds p->pi_lock: its READ_ONCE() in __task_state_match() is reached from ttwu_state_match() and task_state_match() (pi_lock held) and wait_task_inactive() (task_rq_lock()), its other writers are the rtlock save/restore and the freezer, serialised by pi_lock (the comment in task_state_match())",
 }
 
 
