@@ -103,6 +103,7 @@ UNPUBLISHED = {
     "init_sched_mm_cid": "the mm of the forking task itself (__sched_fork() runs before copy_mm(), and the store is done only when mm_users is 1): its one user is the task in copy_process(), and the marked reader of mm_cid_next_scan (task_mm_cid_work()) runs only in tasks using it",
     "sched_fork": "the child task of copy_process(), before it is on the task list or a runqueue",
     "sched_mm_cid_fork": "the child task of copy_process(), called from copy_mm() before the child is on the task list or a runqueue; the marked readers of mm_cid_active look at tasks that run (rq->curr)",
+    "scx_ops_init_task.disallow": "the marked reader of sched_ext_entity::disallow, scx_check_setscheduler(), reads it only when scx_enabled(): scx_ops_enable() calls this for the existing tasks (fork false) before it turns __scx_ops_enabled on, and scx_fork() calls it (fork true) for the child of copy_process(), before the child is on the task list or a runqueue",
     "sk_clone_lock": "the clone newsk that sk_prot_alloc() just returned, before the caller hashes it or queues it for accept()",
     "sock_init_data_uid": "the sock that the create path of its caller just got from sk_alloc(), before it is hashed or attached to a file",
     "sugov_start": "the policy before cpufreq_add_update_util_hook() hands it to the scheduler (sugov_stop() removes the hook and waits with synchronize_rcu())",

@@ -145,7 +145,7 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
         # The wording without a serialized site is the one 6.1's generated
         # patches carry; check-generated compares it byte for byte.
         why = (['Left plain, because no other CPU can access the field there (or, where',
-                'serialized, none without the lock the store holds), or, for a'] if
+                'serialized, none unordered against the store), or, for a'] if
                any(s.kind == 'left:serialized' for s in left) else
                ['Left plain, because no other CPU can access the field there, or, for a'])
         lines += ['', *why, 'multi-step update, because marking one step would publish a value that',

@@ -10,8 +10,9 @@ tools/pylib/afp/smpl.py; tools/pylib/test_smpl.py fails when a copy is stale.
 Verdicts (first that applies):
   init          the function is __init, __meminit or __ref;
   serialized    the function and field are listed as FUNCTION.FIELD in
-                UNPUBLISHED (cocci/unpublished.tsv): every access to the
-                field holds one lock, although a read of it is marked;
+                UNPUBLISHED (cocci/unpublished.tsv): the field's marked reads
+                are serialized against this store by what the rules cannot
+                see (one lock for every access, a switch turned on later);
   unpublished   the function is listed in UNPUBLISHED (cocci/unpublished.tsv):
                 it fills in an object its caller has not published yet;
   fresh         the base is a local pointer this function allocated

@@ -37,7 +37,7 @@ def table(rows: List[Tuple[str, object]]) -> str:
 
 LEFT_WHY = {
     'init': '__init/__meminit/__ref function',
-    'serialized': 'function.field listed in cocci/unpublished.tsv: one lock for all',
+    'serialized': 'function.field listed in cocci/unpublished.tsv',
     'unpublished': 'function listed in cocci/unpublished.tsv',
     'fresh': 'object this function allocated, not yet passed on',
     'on-stack': 'local struct, address not taken',
