@@ -17,7 +17,11 @@ class RefusalTableTest(unittest.TestCase):
             cg.refusals('# c\nskip-store:wide eight --field a.b\n')
 
     def test_the_project_table_parses(self):
-        self.assertTrue(cg.refusals(cg.REFUSED.read_text()))
+        self.assertTrue(cg.refusals(cg.REFUSED.read_text(), '6.1'))
+        self.assertTrue(cg.refusals(cg.REFUSED.read_text(), '6.12'))
+        self.assertEqual(cg.refusals('k\t6.1=10,6.12=11\t--field a.b\n', '6.12'), [('k', 11, ['--field', 'a.b'])])
+        with self.assertRaises(ValueError):
+            cg.refusals('k\t6.1=10\t--field a.b\n', '6.12')
 
 
 class RefusalVerdictTest(unittest.TestCase):
