@@ -115,9 +115,11 @@ def refusals(text: str, base: str = '') -> List[Tuple[str, int, List[str]]]:
         if not line.strip() or line.startswith('#'):
             continue
         parts = line.split('\t')
-        per = dict(x.split('=', 1) for x in parts[1].split(',') if '=' in x) if len(parts) == 3 else {}
-        count = parts[1] if len(parts) == 3 and parts[1].isdigit() else per.get(base, '')
-        if len(parts) != 3 or not count.isdigit():
+        counts = parts[1] if len(parts) == 3 else ''
+        # N for every base, or BASE=N,BASE=N
+        count = counts if counts.isdigit() else dict(
+            x.partition('=')[::2] for x in counts.split(',')).get(base, '')
+        if not count.isdigit():
             raise ValueError(f'cocci/refused.tsv:{n}: want KIND<TAB>COUNT (or BASE=COUNT,..., with one for '
                              f'BASE={base})<TAB>arguments, got {line!r}')
         rows.append((parts[0], int(count), shlex.split(parts[2])))

@@ -142,8 +142,8 @@ def commit_message(group: str, paths: Sequence[str], sites: Sequence[Site],
                 'store, under ' + s.detail if s.detail else 'store')
             lines += _wrap(f'{s.file}:{s.line}, {how}', '    ', '      ')
     if left:
-        # The wording without a serialized site is the one 6.1's generated
-        # patches carry; check-generated compares it byte for byte.
+        # 'No other CPU can access' is wrong for a serialized site (other
+        # CPUs do, ordered against the store), so only then say more.
         why = (['Left plain, because no other CPU can access the field there (or, where',
                 'serialized, none unordered against the store), or, for a'] if
                any(s.kind == 'left:serialized' for s in left) else
