@@ -99,8 +99,8 @@ bench: apply ## Seven tables from one run (codegen, code size, micro-benchmark, 
 	@tools/bench
 
 PHONY += kcsan-evidence
-export DURATION SMP REBOOT
-kcsan-evidence: apply ## KCSAN on a stress-ng workload in QEMU, before and after tools/convert on the subsystems whose plain stores raced (DURATION= s per boot, default 600); markdown in $(WORK)/results/kcsan-evidence.md (not part of make test)
+export DURATION SMP REBOOT KCSAN_ARGS SWEEP
+kcsan-evidence: apply ## KCSAN on a stress-ng workload (files, scheduler, sockets on loopback) in QEMU, crossed with both discovery passes, before and after tools/convert on the subsystems whose plain accesses raced (DURATION= s per boot, default 600; KCSAN_ARGS= kernel command line; SWEEP="a;b" boots once per KCSAN_ARGS setting and stops); markdown in $(WORK)/results/kcsan-evidence.md (not part of make test)
 	@tools/kcsan-evidence
 
 PHONY += selftest
