@@ -238,7 +238,7 @@ class Races:
     def plain_read_files(self) -> List[str]:
         """Files of the races' plain reads (the plain-reader pass marks those)."""
         return sorted({x.where.rpartition(':')[0] for _, rep, _ in self.rows() for x in rep.accesses
-                       if x.base == 'read' and not x.marked and x.where})
+                       if x.is_plain_read})
 
     def source_line(self, where: str) -> str:
         path, _, line = where.rpartition(':')
@@ -257,6 +257,9 @@ KIND_WORDS = {
 }
 
 
+CONVERTED_KINDS = ('store', 'rmw-store')     # sites.tsv kinds of a converted store
+
+
 class Conversion:
     """What one tools/convert --dry-run said about the files in scope."""
 
@@ -271,7 +274,7 @@ class Conversion:
 
     @staticmethod
     def words(kind: str, fld: str, why: str) -> Tuple[str, str]:
-        if kind in ('store', 'rmw-store'):
+        if kind in CONVERTED_KINDS:
             return 'converted', fld + (f', under {why}' if why else '')
         if kind.startswith('left:'):
             return 'left plain', f'{fld}: {kind[5:]}' + (f' ({why})' if why else '')
@@ -304,7 +307,11 @@ class Conversion:
         return 'not found', 'no member store on this line'
 
     def converted(self) -> List[str]:
-        return sorted(w for w, (k, _, _) in self.sites.items() if k in ('store', 'rmw-store'))
+        return sorted(w for w, (k, _, _) in self.sites.items() if k in CONVERTED_KINDS)
+
+    def converts_store(self, where: str) -> bool:
+        """Whether this run converts a store at WHERE (sites_near())."""
+        return any(self.sites[at][0] in CONVERTED_KINDS for at in self.sites_near(where))
 
     def marks_read(self, where: str) -> bool:
         """Whether this run marks a plain read at WHERE (the plain-reader
@@ -316,7 +323,7 @@ class Conversion:
         (verdict()), and, when the other side is a plain read, whether the run
         marks it too."""
         s = kr.store_of(rep)
-        reads = [x for x in rep.accesses if x is not s and x.base == 'read' and not x.marked and x.where]
+        reads = [x for x in rep.accesses if x is not s and x.is_plain_read]
         if s is None:
             if not reads:
                 return '-', 'no plain store'
@@ -338,14 +345,14 @@ METRIC_RE = re.compile(r'^stress-ng: metrc: \[\d+\] (?P<name>[a-z-]+)\s+(?P<ops>
 def bogo_ops(console: Path) -> Dict[str, Tuple[int, float]]:
     """stressor -> (bogo ops, seconds it ran), from --metrics-brief."""
     out: Dict[str, Tuple[int, float]] = {}
+    runs: Counter = Counter()
     for ln in console.read_text(errors='replace').splitlines():
         m = METRIC_RE.match(ln)
         if m:
             # A stressor run twice (sock over IPv4 and IPv6) is numbered.
-            name, n = m.group('name'), 1
-            while (name if n == 1 else f'{name} #{n}') in out:
-                n += 1
-            out[name if n == 1 else f'{name} #{n}'] = (int(m.group('ops')), float(m.group('real')))
+            name = m.group('name')
+            runs[name] += 1
+            out[name if runs[name] == 1 else f'{name} #{runs[name]}'] = (int(m.group('ops')), float(m.group('real')))
     return out
 
 
@@ -534,7 +541,7 @@ def both_marked(rep: kr.Report, conv: Conversion) -> bool:
         if not x.where:
             return False
         if x is s or x.is_store:
-            if not any(conv.sites[at][0] in ('store', 'rmw-store') for at in conv.sites_near(x.where)):
+            if not conv.converts_store(x.where):
                 return False
         elif not conv.marks_read(x.where):
             return False
@@ -620,14 +627,13 @@ def report(a, before: str, rb: Races, ra: Optional[Races], passes: Sequence[Conv
         for cls, rep, _ in sorted(rb.rows(), key=lambda r: (order[r[0]], sides(r[1])[0])):
             seen = key(rep, mapped) in keys_a
             s = kr.store_of(rep)
-            converted = bool(s and s.where and any(conv.sites[at][0] in ('store', 'rmw-store')
-                                                   for at in conv.sites_near(s.where)))
+            converted = bool(s and s.where and conv.converts_store(s.where))
             still_plain = converted and mapped(s.where) in after_plain
             if both_marked(rep, conv):
                 marked, verdict = 'both sides', 'FAIL: seen again' if seen else 'gone'
             else:
                 marked = 'the store' if converted else 'its plain read' if any(
-                    conv.marks_read(x.where) for x in rep.accesses if x.base == 'read' and x.where) else 'neither side'
+                    conv.marks_read(x.where) for x in rep.accesses if x.is_plain_read) else 'neither side'
                 verdict = 'seen again' if seen else 'not seen again'
             if still_plain:
                 verdict = 'FAIL: the converted store still races as a plain store (' + \

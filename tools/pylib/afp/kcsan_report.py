@@ -64,6 +64,11 @@ class Access:
         return self.base in ('write', 'read-write')
 
     @property
+    def is_plain_read(self) -> bool:
+        """A plain read symbolised to a source line."""
+        return self.base == 'read' and not self.marked and bool(self.where)
+
+    @property
     def reordered(self) -> bool:
         return '(reordered)' in self.type
 
