@@ -14,15 +14,15 @@ what the conversion removes.
 4. The console's KCSAN reports are parsed, symbolised with
    scripts/faddr2line and counted as distinct races (pairs of source lines),
    classified by their two accesses (afp/kcsan_report.py).
-5. tools/convert --dry-run over the directories (subsystem(), as its
-   commits group them) of the files with the races' plain stores and plain
-   reads, twice: the marked-read pass alone, then with --plain-readers.
-   Each race crossed with both: converted, left (with the reason), found or
-   not, its plain read marked or not; converted stores never seen racing.
-6. tools/convert --commit --plain-readers over the same directories in the
-   worktree, rebuild (incremental), the same boot for the same time, the
-   same tables, and each race checked: one whose two sides are now marked
-   must be gone, a converted store must not race as a plain store again.
+5. tools/convert over the directories (subsystem(), as its commits group
+   them) of the files with the races' plain stores and plain reads, twice:
+   --dry-run (the marked-read pass alone), then --commit --plain-readers in
+   the worktree. Each race crossed with both: converted, left (with the
+   reason), found or not, its plain read marked or not; converted stores
+   never seen racing.
+6. Rebuild (incremental), the same boot for the same time, the same
+   tables, and each race checked: one whose two sides are now marked must
+   be gone, a converted store must not race as a plain store again.
 
 Guarantees: the user's tree and branches are never touched (the worktree is
 ours, under $WORK, reset on each run); each build is stamped with its
@@ -498,18 +498,17 @@ def main(argv: List[str]) -> int:
     log(f'{len(races_b.by_key)} distinct races in {len(races_b.reports)} reports; plain accesses in '
         f'{len(set(files))} files; scope: {" ".join(scope) or "(none)"}')
 
-    log('[6/8] tools/convert --dry-run over that scope: the marked-read pass, then with the plain-reader pass')
-    passes = []
-    for name, plain in (('convert-dry-run', False), ('convert-dry-run-plain-readers', True)):
-        if scope:
-            convert(tree, scope, out_dir / name, commit=False, plain_readers=plain)
-        passes.append(Conversion(out_dir / (name if scope else 'none')))
-
-    log('[7/8] tools/convert --commit --plain-readers over that scope, rebuild, boot again')
+    log('[6/8] tools/convert over that scope: --dry-run (the marked-read pass), then --commit --plain-readers')
+    # The committed run is the second pass: its sites.tsv is what a
+    # --dry-run --plain-readers over the same tree would write.
     after = before
     if scope:
+        convert(tree, scope, out_dir / 'convert-dry-run', commit=False, plain_readers=False)
         convert(tree, scope, out_dir / 'convert-commit', commit=True, plain_readers=True)
         after = git(str(tree), 'rev-parse', 'HEAD').strip()
+    passes = [Conversion(out_dir / (name if scope else 'none')) for name in ('convert-dry-run', 'convert-commit')]
+
+    log('[7/8] rebuild with the conversion, boot again')
     races_a = None
     console_a = out_dir / f'console-after-{knobs}.log'
     if after != before:
