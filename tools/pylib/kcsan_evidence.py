@@ -438,18 +438,26 @@ def sweep(settings: Sequence[str], a, out_dir: Path, cpio: Path, tree: Path) -> 
     return md
 
 
-def main(argv: List[str]) -> int:
+def parse_args(argv: List[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog='tools/kcsan-evidence', description=__doc__.split('\n')[0])
     ap.add_argument('--duration', type=int, default=int(ENV.get('DURATION') or 600))
     ap.add_argument('--smp', type=int, default=int(ENV.get('SMP') or 2))
     ap.add_argument('--reboot', action='store_true', default=ENV.get('REBOOT') == '1',
                     help='boot again even when an earlier boot of the same kernel, initramfs and knobs is kept')
-    ap.add_argument('--kcsan-args', default=ENV.get('KCSAN_ARGS', DEFAULT_KCSAN_ARGS),
-                    help=f'KCSAN parameters for the kernel command line (default "{DEFAULT_KCSAN_ARGS}")')
+    # make exports KCSAN_ARGS empty when it is unset: empty is the default.
+    ap.add_argument('--kcsan-args', default=ENV.get('KCSAN_ARGS') or DEFAULT_KCSAN_ARGS,
+                    help=f'KCSAN parameters for the kernel command line (default "{DEFAULT_KCSAN_ARGS}"; '
+                    '"none": none, the config\'s own defaults)')
     ap.add_argument('--sweep', default=ENV.get('SWEEP', ''),
                     help='KCSAN_ARGS settings separated by ";" (an empty one is the config\'s defaults): boot the '
                     'kernel without the conversion once per setting, write $RESULTS/kcsan-evidence-sweep.md, stop')
     a = ap.parse_args(argv)
+    a.kcsan_args = '' if a.kcsan_args.strip() == 'none' else a.kcsan_args
+    return a
+
+
+def main(argv: List[str]) -> int:
+    a = parse_args(argv)
     t_start = time.time()
     src, work, results = ENV['SRC'], Path(ENV['WORK']), Path(ENV['RESULTS'])
     out_dir = results / 'kcsan-evidence'

@@ -7,6 +7,7 @@ import contextlib
 import io
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 
 import kcsan_evidence as ke
@@ -55,6 +56,15 @@ class Metrics(unittest.TestCase):
         self.assertEqual(ke.slug(''), 'default')
         self.assertEqual(ke.slug(' kcsan.skip_watch=1000 kcsan.udelay_task=400'),
                          'kcsan.skip_watch=1000_kcsan.udelay_task=400')
+
+    def test_kcsan_args(self):
+        # make exports KCSAN_ARGS empty when unset: that is the default;
+        # "none" is no parameters, the config's own defaults.
+        with unittest.mock.patch.dict(ke.os.environ, {'KCSAN_ARGS': ''}):
+            self.assertEqual(ke.parse_args([]).kcsan_args, ke.DEFAULT_KCSAN_ARGS)
+        with unittest.mock.patch.dict(ke.os.environ, {'KCSAN_ARGS': 'kcsan.skip_watch=9'}):
+            self.assertEqual(ke.parse_args([]).kcsan_args, 'kcsan.skip_watch=9')
+        self.assertEqual(ke.parse_args(['--kcsan-args', 'none']).kcsan_args, '')
 
 
 def access(type_, where):
