@@ -72,10 +72,10 @@ END = 'kcsan-evidence: workload end'
 KCSAN_ALIVE_RE = re.compile(r'kcsan: (enabled early|selftest: \d+/\d+ tests passed)')
 # lib/Kconfig.kcsan's defaults, which configs/kcsan-evidence.config keeps.
 KCSAN_DEFAULTS = 'skip_watch 4000, udelay_task 80 us'
-# The kernel command line's KCSAN parameters (KCSAN_ARGS=), chosen from a
-# measured sweep:
-# SWEEP="; kcsan.skip_watch=500; kcsan.skip_watch=500 kcsan.udelay_task=400"
-# make kcsan-evidence, 2026-12-07, 600 s each: 1, 3 and 6 distinct races.
+# The kernel command line's KCSAN parameters (KCSAN_ARGS=), chosen from
+# measured sweeps (docs/kcsan-evidence.md), 600 s each: with all stressors
+# at once, none, skip_watch=500, and this: 1, 3 and 6 distinct races; with
+# one stressor at a time, this and skip_watch=1000 udelay_task=800: 16, 16.
 DEFAULT_KCSAN_ARGS = 'kcsan.skip_watch=500 kcsan.udelay_task=400'
 
 
