@@ -37,6 +37,7 @@ class Verdicts(unittest.TestCase):
         self.assertIn('no marked read', c.verdict('k/h.c:5', [])[1])
         self.assertIn('store not matched', c.verdict('z.c:1', ['f_mode'])[1])
         self.assertIn('no lockless reader', c.verdict('z.c:1', ['g'])[1])
+        self.assertEqual(c.verdict('include/linux/list.h:75', ['prev'])[0], 'not in scope')
         self.assertEqual(c.converted(), ['fs/fcntl.c:74'])
 
 
