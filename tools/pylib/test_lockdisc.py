@@ -157,6 +157,10 @@ class Names(unittest.TestCase):
         self.assertTrue(lockdisc.rewrite_read(lines, orig, 1, pat, k))
         self.assertEqual(lines[0], '\treturn a->n + atomic_load_relaxed_from_ptr(&b->n);')
 
+    def test_swap_argument_left(self):
+        orig = '\tswap(w->pwq, ctx->pwq);'
+        self.assertIsNone(lockdisc.read_site(orig, 1, orig.index('pwq)')))
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -473,6 +473,10 @@ def read_site(orig: str, line: int, col: int) -> Optional[Tuple[str, int]]:
     fld = re.match(r'[A-Za-z_]\w*', s[col:])
     if not m or not fld:
         return None
+    # An argument of swap() is assigned as well as read: wrapped, it is no
+    # lvalue and the file no longer builds (kernel/workqueue.c, 2026-12-08).
+    if re.search(r'\bswap\s*\(', s[:m.start()]):
+        return None
     pat = r'(?<![\w.>&])%s\s*%s\s*%s\b' % (re.escape(m.group(1)), re.escape(m.group(2)), re.escape(fld.group(0)))
     k = sum(1 for x in re.finditer(pat, s) if x.start() < m.start())
     return pat, k
