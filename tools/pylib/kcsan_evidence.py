@@ -520,8 +520,9 @@ def main(argv: List[str]) -> int:
         + (f'; headers left out: {" ".join(headers)}' if headers else ''))
 
     log('[6/8] tools/convert over that scope: --dry-run (the marked-read pass), then --commit --plain-readers')
-    # The committed run is the second pass: its sites.tsv is what a
-    # --dry-run --plain-readers over the same tree would write.
+    # The committed run is the second pass: its sites.tsv says what it
+    # converted (a plain read it could not wrap is 'plain-read:not-found',
+    # where a dry run counts it as marked).
     after = before
     if scope:
         convert(tree, scope, out_dir / 'convert-dry-run', commit=False, plain_readers=False)
@@ -602,10 +603,11 @@ def report(a, before: str, rb: Races, ra: Optional[Races], passes: Sequence[Conv
     md += md_table(['stressor', 'before', 'after'],
                    [[n, '%d in %.0f s' % ops_b[n], ('%d in %.0f s' % ops_a[n]) if n in ops_a else '-']
                     for n in sorted(ops_b)])
-    md += ['', '## Races before the conversion, crossed with both discovery passes (tools/convert --dry-run)', '',
-           'Each race against the marked-read pass (a store is converted when a marked read of its field is '
-           'found) and against a run with the plain-reader pass as well (`--plain-readers`: fields written '
-           'under one lock and read plainly without it, whose lockless plain reads it converts too).', '']
+    md += ['', '## Races before the conversion, crossed with both discovery passes (tools/convert)', '',
+           'Each race against the marked-read pass (`--dry-run`: a store is converted when a marked read of its '
+           'field is found) and against the committed run with the plain-reader pass as well (`--commit '
+           '--plain-readers`: fields written under one lock and read plainly without it, whose lockless plain '
+           'reads it converts too).', '']
     rows_b = race_rows(rb, passes)
     md += md_table(['class', 'plain store', 'other access', 'reports',
                     PASS_NAMES[0], 'why', PASS_NAMES[1], 'why'], rows_b)
