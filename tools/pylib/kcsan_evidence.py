@@ -93,12 +93,6 @@ def sha(*parts) -> str:
 
 # ---------------------------------------------------------------- build
 
-def config_key_of(text: str) -> str:
-    """The key of a .config: its settings, not its comments (a make without
-    ARCH=x86_64 rewrites the header as "Linux/x86" and changed the key)."""
-    return sha(*(ln for ln in text.splitlines() if ln.startswith('CONFIG_') or ln.endswith(' is not set')))
-
-
 def build(a: afp_arch.Arch, tree: Path, out: Path, keep: Path, label: str, config_key: str) -> None:
     """make bzImage in OUT, with progress; copy bzImage and vmlinux to KEEP.
     Skipped while KEEP's stamp (source tree id, config) matches."""
@@ -481,7 +475,9 @@ def main(argv: List[str]) -> int:
     req = kbuild.enabled(FRAG)
     out = kbuild.prepare_build(spec, str(tree), ENV['BUILD'], str(FRAG), before, ROOT, name='kcsan-evidence',
                                base='tinyconfig', final='prepare', require=req)
-    config_key = config_key_of((out / '.config').read_text())
+    # The builds' stamps key on what configured the build dir (prepare_build's
+    # own key), not on the .config make rewrites.
+    config_key = sha(kbuild.prepare_key(spec, str(FRAG), before, ROOT, base='tinyconfig', final='prepare'))
     log('[3/8] build the kernel without the conversion')
     build(spec, tree, out, out_dir / 'before', 'before', config_key)
 

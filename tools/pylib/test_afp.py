@@ -9,7 +9,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from afp import arch, env, git, stamp
+from afp import arch, env, git, kbuild, stamp
 
 
 class StampTest(unittest.TestCase):
@@ -61,6 +61,18 @@ class ArchTest(unittest.TestCase):
         self.assertFalse(i386.is_64bit)
         self.assertEqual(i386.family, 'x86')
         self.assertEqual(i386.lto_ld, [])
+
+    def test_prepare_key(self):
+        # A prepared build dir's key is its inputs, not the .config make
+        # writes: the same inputs give the same key, a changed setting another.
+        a = arch.parse('x86_64\tx86_64\t\tccache gcc\t\t')
+        with tempfile.TemporaryDirectory() as d:
+            frag = Path(d, 'f.config')
+            frag.write_text('CONFIG_KCSAN=y\n# CONFIG_SLOB is not set\n')
+            k = kbuild.prepare_key(a, frag, 'tip', d, final='prepare')
+            self.assertEqual(k, kbuild.prepare_key(a, frag, 'tip', d, final='prepare'))
+            frag.write_text('CONFIG_KCSAN=y\n')
+            self.assertNotEqual(k, kbuild.prepare_key(a, frag, 'tip', d, final='prepare'))
 
     def test_a_short_spec_is_refused(self):
         with self.assertRaises(SystemExit):

@@ -58,11 +58,6 @@ class Metrics(unittest.TestCase):
         self.assertEqual(ke.slug(' kcsan.skip_watch=1000 kcsan.udelay_task=400'),
                          'kcsan.skip_watch=1000_kcsan.udelay_task=400')
 
-    def test_config_key(self):
-        a = '#\n# Linux/x86_64 6.1.192 Kernel Configuration\nCONFIG_KCSAN=y\n# CONFIG_SLOB is not set\n'
-        self.assertEqual(ke.config_key_of(a), ke.config_key_of(a.replace('x86_64', 'x86')))
-        self.assertNotEqual(ke.config_key_of(a), ke.config_key_of(a.replace('# CONFIG_SLOB is not set', '')))
-
     def test_kcsan_args(self):
         # make exports KCSAN_ARGS empty when unset: that is the default;
         # "none" is no parameters, the config's own defaults.

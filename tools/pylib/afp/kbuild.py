@@ -38,6 +38,14 @@ def enabled(frag: Path) -> List[str]:
     return [ln.strip() for ln in frag.read_text().splitlines() if re.match(r'CONFIG_\w+=y$', ln.strip())]
 
 
+def prepare_key(arch: Arch, frag, tip, root, base: str = 'tinyconfig', final: str = 'modules_prepare') -> str:
+    """What a prepared build dir depends on: the series tip, the arch and
+    compiler, BASE, FINAL and the fragments' text (not the .config make
+    writes, whose header a make without ARCH= rewrites)."""
+    return (f'{tip} {arch.make_arch} {arch.cross} {arch.cc} {base} {final}\n'
+            + ''.join(f.read_text() for f in arch.fragments(root, frag)) + ' '.join(arch.make_options))
+
+
 def prepare_build(arch: Arch, src, build, frag, tip, root,
                   name: str = 'compile-fail', base: str = 'tinyconfig',
                   final: str = 'modules_prepare', require: Sequence[str] = ('CONFIG_MODULES=y',)) -> Path:
@@ -47,9 +55,7 @@ def prepare_build(arch: Arch, src, build, frag, tip, root,
     arch's fragments enable, is missing from the merged .config."""
     frags = arch.fragments(root, frag)
     out = Path(build) / f'{name}-{arch.name}'
-    key = (f'{tip} {arch.make_arch} {arch.cross} {arch.cc} {base} {final}\n'
-           + ''.join(f.read_text() for f in frags) + ' '.join(arch.make_options))
-    stamp = Stamp(out / f'.{name}-stamp', key)
+    stamp = Stamp(out / f'.{name}-stamp', prepare_key(arch, frag, tip, root, base, final))
     if stamp.fresh():
         print(f'  build dir {out}: prepared for this series tip')
         return out
